@@ -1,0 +1,46 @@
+// Host API of mmvram's CUDA kernels (gpu/). All pointers are device pointers; sizes are 64-bit.
+// Temporary storage follows CUB's convention: call with temp == nullptr to get temp_bytes, then
+// call again with a buffer of that size. Every call is asynchronous on `stream` and throws
+// mmv::gpu::cuda_error when a CUDA call or a launch fails. Flags are uint8 0/1; position 0
+// always starts a segment whatever flags[0] holds.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace mmv::gpu {
+
+struct cuda_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Unsegmented inclusive scan on tensor cores (MatMulScan tile scan + decoupled look-back).
+// float: exact to fp32 rounding (values split into bf16 parts); int32: exact (int8 slices,
+// wrap-around on overflow like integer addition in C++ two's complement).
+void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
+                 cudaStream_t stream = nullptr);
+void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
+                 std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+
+// SSCR segmented inclusive scan: speculative tensor-core tile scans of values and flags,
+// COMPRESS + REVERT in registers/shared memory, segmented decoupled look-back across tiles.
+void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
+                         void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
+                         std::int64_t n, void* temp, std::size_t& temp_bytes,
+                         cudaStream_t stream = nullptr);
+
+// SCD segmented sum: sums[k] = sum of segment k, offsets[k] = its first index, for
+// k < *num_segments (written to device memory), and offsets[*num_segments] = n.
+// sums needs room for n values and offsets for n + 1.
+void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums,
+                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,
+                       void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
+                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,
+                       void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+
+}  // namespace mmv::gpu

@@ -1,0 +1,52 @@
+// Basic types of the MMV-RAM simulator: words, units, machine parameters and the errors it
+// raises. Everything here is plain data; the instructions live in machine.hpp.
+#pragma once
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace mmv {
+
+using word = std::int64_t;  // an integer machine word, checked against B bits
+using real = double;        // a floating-point word (rounded to float32 in float32 mode)
+
+template <class T>
+using array = Eigen::Array<T, Eigen::Dynamic, 1>;
+
+// The three units of the machine. The scalar unit is free (no steps) but listed in the trace.
+enum class unit { scalar, vcu, mmu };
+
+// Arithmetic mode: exact integers checked against B bits, or IEEE floats (no width check on
+// real words; integer words such as flags and indices are still checked against B bits).
+enum class number_format { integer, float32, float64 };
+
+const char* to_string(unit u);
+const char* to_string(number_format f);
+number_format parse_number_format(const std::string& name);  // "integer", "float32", "float64"
+
+// Parameters of one machine. s >= 2 is the MMU tile size; word_bits is B in 2..64.
+struct machine_config {
+  int s = 16;
+  int word_bits = 32;
+  number_format format = number_format::integer;
+  bool record_dag = true;     // keep the Boost.Graph DAG (off for large n; counts are identical)
+  bool record_trace = false;  // keep a preview of every instruction's output for --trace
+};
+
+// Bad input: wrong lengths, s < 2, B out of range, flags not 0/1, an index out of range, ...
+struct model_error : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// An integer result that does not fit in B-bit two's complement.
+struct width_error : std::overflow_error {
+  width_error(std::string instruction, std::int64_t index, std::string value, int word_bits);
+  std::string instruction;
+  std::int64_t index;
+  std::string value;
+  int word_bits;
+};
+
+}  // namespace mmv

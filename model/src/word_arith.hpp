@@ -1,0 +1,32 @@
+// Exact word arithmetic helpers shared by the instruction implementations (internal).
+#pragma once
+#include "mmvram/model/types.hpp"
+
+#include <string>
+
+namespace mmv::detail {
+
+using wide = __int128;
+
+inline word word_min(int bits) { return bits == 64 ? INT64_MIN : -(word{1} << (bits - 1)); }
+inline word word_max(int bits) { return bits == 64 ? INT64_MAX : (word{1} << (bits - 1)) - 1; }
+
+inline std::string to_string(wide v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  std::string digits;
+  while (v != 0) {
+    const int d = static_cast<int>(v % 10);
+    digits.insert(digits.begin(), static_cast<char>('0' + (d < 0 ? -d : d)));
+    v /= 10;
+  }
+  return negative ? "-" + digits : digits;
+}
+
+// Rounds every element to float32 in float32 mode (exact for +, -, * of float32 inputs,
+// since double holds more than twice float32's significand).
+inline void round_to_format(array<real>& a, number_format f) {
+  if (f == number_format::float32) a = a.cast<float>().cast<real>();
+}
+
+}  // namespace mmv::detail
