@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's main job: install dependencies, build, run the simulator report and
+# regenerate every table and plot into experiments/out/. When a GPU is present it also runs
+# mmvram-gpu check and bench and stores their JSON under experiments/results/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash tools/scripts/setup.sh
+
+preset=cpu
+command -v nvcc >/dev/null 2>&1 && preset=cuda
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
+bin="build/$preset"
+
+"$bin/tools/mmvram" list
+MMVRAM="$bin/tools/mmvram" bash experiments/run_all.sh
+
+if [ -x "$bin/gpu/tools/mmvram-gpu" ] && nvidia-smi >/dev/null 2>&1; then
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr ' ' '_')
+  "$bin/gpu/tools/mmvram-gpu" check --json "experiments/results/gpu_check_${gpu}.json"
+  "$bin/gpu/tools/mmvram-gpu" bench --out "experiments/results/gpu_bench_${gpu}.json"
+  python3 experiments/plot.py --gpu-only
+fi
+echo "main job done: see experiments/out/"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what mmvram needs on a fresh Debian machine, skipping what is already there:
+# compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, and
+# matplotlib from PyPI for the plots. Safe to run repeatedly.
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2
+          libbenchmark-dev graphviz python3 python3-pip)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
+  echo "setup: installing matplotlib from PyPI" >&2
+  python3 -m pip install -q matplotlib 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages matplotlib
+fi
