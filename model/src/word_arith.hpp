@@ -29,4 +29,17 @@ inline void round_to_format(array<real>& a, number_format f) {
   if (f == number_format::float32) a = a.cast<float>().cast<real>();
 }
 
+// Exact element-wise word result f(i), computed wide and checked against B bits.
+template <class F>
+inline array<word> exact_words(const std::string& op, std::int64_t m, int bits, F f) {
+  const wide lo = word_min(bits), hi = word_max(bits);
+  array<word> out(m);
+  for (std::int64_t i = 0; i < m; ++i) {
+    const wide v = f(i);
+    if (v < lo || v > hi) throw width_error(op, i, to_string(v), bits);
+    out[i] = static_cast<word>(v);
+  }
+  return out;
+}
+
 }  // namespace mmv::detail
