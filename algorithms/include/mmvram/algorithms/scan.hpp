@@ -1,0 +1,31 @@
+// Unsegmented inclusive scans (prefix sums) on the MMV-RAM machine: two VCU-only baselines
+// (Hillis–Steele, Brent–Kung/Blelloch) and MatMulScan (Zouzias & McColl), whose in-block work
+// runs on the MMU. Each returns out[i] = x[0] + ... + x[i] and states its exact cost.
+#pragma once
+#include "mmvram/algorithms/common.hpp"
+
+#include <cstdint>
+
+namespace mmv {
+
+// Hillis–Steele on the VCU: ceil(log2 n) rounds of x += shift(x, 2^d). Any n >= 0.
+// Steps 2*ceil(log2 n) (one shift + one add per round), work 2n*ceil(log2 n).
+template <class T> vec<T> hillis_steele_scan(machine& m, const vec<T>& x);
+
+// Brent–Kung / Blelloch on the VCU: pairwise up-sweep to one pair, exclusive down-sweep
+// (gather_strided, add, scatter), then one add of x. Any n >= 0 (zero-padded to 2^k).
+// O(n) work; exact counts in brent_kung_predicted_cost.
+template <class T> vec<T> brent_kung_scan(machine& m, const vec<T>& x);
+
+// MatMulScan: s-ary up-sweep with in-row prefix/total products on the MMU, exclusive
+// down-sweep with the carry matrix on the MMU, then one VCU add of x. Any n >= 0, any s >= 2.
+// Outputs and all intermediates are sums of contiguous ranges of x: B >= ceil(log2(n max|x|))+1.
+template <class T> vec<T> matmul_scan(machine& m, const vec<T>& x);
+
+// Exact ledger counts of the three scans on n elements with tile size s (s matters only for
+// MatMulScan; the VCU-only scans ignore it). n >= 0, s >= 2.
+cost_prediction hillis_steele_predicted_cost(std::int64_t n, int s);
+cost_prediction brent_kung_predicted_cost(std::int64_t n, int s);
+cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s);
+
+}  // namespace mmv
