@@ -9,7 +9,10 @@ void add_to(unit_costs& u, const instruction_record& r) {
   switch (r.where) {
     case unit::mmu: u.mmu += r.price; break;
     case unit::vcu: u.vcu += r.price; break;
-    case unit::scalar: ++u.scalar_ops; break;
+    case unit::scalar:
+      u.scalar += r.price;
+      ++u.scalar_ops;
+      break;
   }
 }
 }  // namespace

@@ -56,8 +56,11 @@ vec<T> machine::mmu(const vec<T>& a, const vec<T>& w) {
   const auto nz = nonzeros(y, s);
   array<T> out;
   if constexpr (std::is_same_v<T, word>) {
-    const long double bound = (a.size() ? static_cast<long double>(x.abs().maxCoeff()) : 0.0L) *
-                              static_cast<long double>(y.abs().maxCoeff()) * s;
+    // Magnitudes in long double: |INT64_MIN| does not fit in a word.
+    const auto max_abs = [](const array<word>& v) {
+      return v.size() ? v.template cast<long double>().abs().maxCoeff() : 0.0L;
+    };
+    const long double bound = max_abs(x) * max_abs(y) * s;
     if (bound < 0x1p62L) {
       out = sparse_product<word>(x, y, s, nz);
     } else {

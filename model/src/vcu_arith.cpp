@@ -46,6 +46,7 @@ vec<T> machine::add(const vec<T>& a, const vec<T>& b) {
 template <class T>
 vec<T> machine::add(const vec<T>& a, T c) {
   require_type<T>();
+  c = detail::round_constant(c, config_.format);
   const auto& x = a.values();
   array<T> out;
   if constexpr (std::is_same_v<T, word>) {
@@ -75,6 +76,7 @@ vec<T> machine::sub(const vec<T>& a, const vec<T>& b) {
 template <class T>
 vec<T> machine::sub(const vec<T>& a, T c) {
   require_type<T>();
+  c = detail::round_constant(c, config_.format);
   const auto& x = a.values();
   array<T> out;
   if constexpr (std::is_same_v<T, word>) {
@@ -130,6 +132,7 @@ word_vec machine::compare(const std::string& op, const vec<T>& a, const vec<T>& 
 template <class T>
 word_vec machine::compare(const std::string& op, const vec<T>& a, T c) {
   require_type<T>();
+  c = detail::round_constant(c, config_.format);
   const auto& x = a.values();
   compare_one<T>(op, T{}, T{});
   array<word> out(a.size());
@@ -153,7 +156,9 @@ vec<T> machine::select(const word_vec& cond, const vec<T>& a, T b) {
   require_type<T>();
   require_same_length("select", cond.size(), a.size());
   require_flags("select", cond);
+  b = detail::round_constant(b, config_.format);
   array<T> out = (cond.values() != 0).select(a.values(), b);
+  check_width("select-const", out);
   return retire<T>("select-const", unit::vcu, cost_of_vcu(a.size(), 2 * a.size()), std::move(out),
                    {cond.node_, a.node_});
 }

@@ -24,6 +24,7 @@ real_vec machine::mul(const real_vec& a, const real_vec& b) {
 
 real_vec machine::mul(const real_vec& a, real c) {
   require_type<real>();
+  c = detail::round_constant(c, config_.format);
   array<real> out = a.values() * c;
   detail::round_to_format(out, config_.format);
   return retire<real>("mul-const", unit::vcu, cost_of_vcu(a.size(), a.size()), std::move(out), {a.node_});

@@ -17,10 +17,13 @@ using detail::exact_words;
 template <class T>
 vec<T> machine::shift(const vec<T>& a, std::int64_t offset, T fill) {
   require_type<T>();
+  fill = detail::round_constant(fill, config_.format);
   const std::int64_t m = a.size();
   array<T> out = array<T>::Constant(m, fill);
-  for (std::int64_t i = std::max<std::int64_t>(0, offset); i < m && i - offset < m; ++i)
-    if (i - offset >= 0) out[i] = a.values()[i - offset];
+  if (offset > -m && offset < m) {  // otherwise every element is the fill
+    for (std::int64_t i = std::max<std::int64_t>(0, offset); i < std::min(m, m + offset); ++i)
+      out[i] = a.values()[i - offset];
+  }
   if constexpr (std::is_same_v<T, word>) check_width("shift", out);
   return retire<T>("shift", unit::vcu, cost_of_vcu(m, m), std::move(out), {a.node_});
 }
@@ -66,8 +69,8 @@ template <class T>
 vec<T> machine::gather_strided(const vec<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) {
   require_type<T>();
   if (count < 0) throw model_error("gather-strided: negative count");
-  if (count > 0 && (start < 0 || start >= a.size() || start + (count - 1) * stride < 0 ||
-                    start + (count - 1) * stride >= a.size()))
+  const detail::wide last = detail::wide(start) + detail::wide(count - 1) * stride;
+  if (count > 0 && (start < 0 || start >= a.size() || last < 0 || last >= a.size()))
     throw model_error("gather-strided: addresses " + std::to_string(start) + " + k*" + std::to_string(stride) +
                       " (k < " + std::to_string(count) + ") leave 0.." + std::to_string(a.size() - 1));
   array<T> out(count);
@@ -118,6 +121,7 @@ vec<T> machine::compress(const vec<T>& a, const word_vec& mask, const word_vec& 
 template <class T>
 vec<T> machine::resize(const vec<T>& a, std::int64_t m, T fill) {
   require_type<T>();
+  fill = detail::round_constant(fill, config_.format);
   if (m < 0) throw model_error("resize: negative length " + std::to_string(m));
   array<T> out = array<T>::Constant(m, fill);
   const std::int64_t kept = std::min(m, a.size());
@@ -141,7 +145,9 @@ vec<T> machine::revspec(const vec<T>& a, const word_vec& f) {
       if (last < 0 || last == block) {
         out[i] = x[i];
       } else if constexpr (std::is_same_v<T, word>) {
-        out[i] = static_cast<word>(detail::wide(x[i]) - x[last - 1]);
+        const detail::wide d = detail::wide(x[i]) - x[last - 1];
+        if (d < word_min() || d > word_max()) throw width_error("revspec", i, detail::to_string(d), word_bits());
+        out[i] = static_cast<word>(d);
       } else {
         out[i] = x[i] - x[last - 1];
       }

@@ -29,6 +29,14 @@ inline void round_to_format(array<real>& a, number_format f) {
   if (f == number_format::float32) a = a.cast<float>().cast<real>();
 }
 
+// A scalar-unit constant as the machine holds it: float32-rounded in float32 mode.
+template <class T>
+inline T round_constant(T c, number_format f) {
+  if constexpr (std::is_same_v<T, real>)
+    if (f == number_format::float32) return static_cast<real>(static_cast<float>(c));
+  return c;
+}
+
 // Exact element-wise word result f(i), computed wide and checked against B bits.
 template <class F>
 inline array<word> exact_words(const std::string& op, std::int64_t m, int bits, F f) {

@@ -21,10 +21,13 @@ struct instruction_record {
   std::string preview;  // first output values, when tracing
 };
 
-// Costs split by unit. `scalar_ops` counts scalar-unit entries (free, listed only).
+// Costs split by unit. The scalar unit is free (no steps, no work): `scalar` holds only the
+// words its loads move (kept out of total(), which sums the MMU and the VCU), and
+// `scalar_ops` counts its entries.
 struct unit_costs {
   cost mmu;
   cost vcu;
+  cost scalar;
   std::int64_t scalar_ops = 0;
   cost total() const { return mmu + vcu; }
 };
