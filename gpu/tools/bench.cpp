@@ -1,0 +1,272 @@
+#include "bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "cuda_util.hpp"
+#include "json.hpp"
+#include "kernels.hpp"
+#include "mmvram/gpu/baselines/baselines.hpp"
+
+namespace mmv::gpu::harness {
+namespace {
+
+struct row {
+  const kernel_info* k = nullptr;
+  dtype type = dtype::f32;
+  std::int64_t n = 0;
+  std::string dist = "none", dist_family = "none";
+  std::int64_t mean = 0, segments = 1;
+  double median_ms = NAN, min_ms = NAN, max_ms = NAN;
+  std::string error;
+  double gitems() const { return double(n) / (median_ms * 1e-3) / 1e9; }
+  double gbs() const { return bytes_per_item(k->kind) * double(n) / (median_ms * 1e-3) / 1e9; }
+};
+
+// Times k over the input sets (warm-up, then reps calls rotating sets, events around each).
+void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>& ins,
+                 const device_outputs& o, int warmup, int reps) {
+  try {
+    std::size_t tb = 0, most = 1;
+    for (const auto& in : ins) {
+      k.run(in, o, nullptr, tb, nullptr);
+      most = std::max(most, tb);
+    }
+    device_buffer temp(most);
+    for (int w = 0; w < warmup; ++w) {
+      tb = most;
+      k.run(ins[static_cast<std::size_t>(w) % ins.size()], o, temp.get(), tb, nullptr);
+    }
+    cuda_check(cudaDeviceSynchronize(), k.name + " warm-up");
+    std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(reps));
+    for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+    for (int i = 0; i < reps; ++i) {
+      tb = most;
+      cuda_check(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
+      k.run(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr);
+      cuda_check(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
+    }
+    cuda_check(cudaDeviceSynchronize(), k.name);
+    std::vector<float> ms(static_cast<std::size_t>(reps));
+    for (int i = 0; i < reps; ++i) cuda_check(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
+    for (auto& e : ev) cudaEventDestroy(e);
+    std::sort(ms.begin(), ms.end());
+    r.median_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+    r.min_ms = ms.front();
+    r.max_ms = ms.back();
+  } catch (const cuda_error& e) {
+    r.error = e.what();
+    const cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess) throw cuda_error("CUDA context lost after " + k.name + ": " + cudaGetErrorString(sticky));
+    cudaGetLastError();
+  }
+}
+
+const row* find_row(const std::vector<row>& rows, const std::string& kernel, dtype t, const std::string& dist) {
+  for (const auto& r : rows)
+    if (r.k->name == kernel && r.type == t && r.dist == dist && r.error.empty()) return &r;
+  return nullptr;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<distribution> bench_distributions() {
+  std::vector<distribution> v;
+  for (const auto& d : standard_distributions())
+    if (d.k != distribution::kind::no_flags && d.k != distribution::kind::first_flag_0) v.push_back(d);
+  return v;
+}
+
+int run_bench(const bench_options& o, std::ostream& os) {
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
+  std::string err;
+  const auto kernels = select_kernels(o.kernels, err);
+  if (kernels.empty()) throw std::invalid_argument(err);
+  const auto dists = o.dists.empty() ? bench_distributions() : o.dists;
+  const std::int64_t n = o.n;
+  const auto vbytes = static_cast<std::size_t>(n) * 4;
+  const double set_bytes = double(n) * 5;
+  const int sets = o.sets > 0 ? o.sets
+                              : std::clamp(static_cast<int>(std::ceil(3.0 * double(dev.l2_bytes) / set_bytes)), 2, 64);
+  bool any_keys = false, any_offsets = false, any_scd = false;
+  for (auto* k : kernels) {
+    any_keys = any_keys || k->needs_keys;
+    any_offsets = any_offsets || k->needs_offsets;
+    any_scd = any_scd || k->reports_offsets;
+  }
+  os << "mmvram-gpu bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
+     << " MiB, CUDA " << cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
+     << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed << '\n';
+
+  std::vector<row> rows;
+  std::unique_ptr<unsigned char[]> hbuf(new unsigned char[vbytes]);
+  std::unique_ptr<std::uint8_t[]> hflags(new std::uint8_t[static_cast<std::size_t>(n)]);
+  device_buffer out(vbytes), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
+  const device_outputs outs{out.get(), scd_offsets.as<std::int64_t>(), scd_count.as<std::int64_t>()};
+  int set_index = 0;
+  for (dtype t : o.dtypes) {
+    std::vector<device_buffer> xs, fl, keys, offs;
+    std::vector<device_inputs> ins(static_cast<std::size_t>(sets));
+    for (int s = 0; s < sets; ++s) {
+      fill_values(t, hbuf.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
+      xs.emplace_back(vbytes);
+      cuda_check(cudaMemcpy(xs.back().get(), hbuf.get(), vbytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+      fl.emplace_back(static_cast<std::size_t>(n));
+      keys.emplace_back(any_keys ? vbytes : 0);
+      offs.emplace_back();
+      ins[s] = device_inputs{t, n, xs.back().get(), fl.back().as<std::uint8_t>(), keys.back().as<std::int32_t>(), nullptr, 1};
+    }
+    // Unsegmented kernels: the copy and the scans, distribution "none".
+    for (auto* k : kernels) {
+      if (k->kind != op::copy && k->kind != op::scan) continue;
+      row r;
+      r.k = k;
+      r.type = t;
+      r.n = n;
+      time_kernel(r, *k, ins, outs, o.warmup, o.reps);
+      rows.push_back(r);
+    }
+    for (const distribution& d : dists) {
+      std::int64_t segs0 = 0;
+      for (int s = 0; s < sets; ++s) {
+        fill_flags(d, hflags.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
+        const std::int64_t segs = count_segments(hflags.get(), n);
+        if (s == 0) segs0 = segs;
+        cuda_check(cudaMemcpy(fl[s].get(), hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
+        ins[s].num_segments = segs;
+        if (any_keys) {  // preparation, outside the timed region
+          std::size_t tb = 0;
+          baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, nullptr, tb);
+          device_buffer tmp(tb);
+          baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, tmp.get(), tb);
+        }
+        if (any_offsets) {
+          offs[s] = device_buffer();  // free the previous distribution's first
+          offs[s] = device_buffer(8 * static_cast<std::size_t>(segs + 1));
+          std::size_t tb = 0;
+          baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, nullptr, tb);
+          device_buffer tmp(tb);
+          baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, tmp.get(), tb);
+          ins[s].offsets = offs[s].as<std::int64_t>();
+        }
+        cuda_check(cudaDeviceSynchronize(), "input preparation");
+      }
+      for (auto* k : kernels) {
+        if (k->kind != op::segmented_scan && k->kind != op::segmented_sum) continue;
+        row r;
+        r.k = k;
+        r.type = t;
+        r.n = n;
+        r.dist = d.name();
+        r.dist_family = d.family();
+        r.mean = d.mean;
+        r.segments = segs0;
+        time_kernel(r, *k, ins, outs, o.warmup, o.reps);
+        rows.push_back(r);
+      }
+      os << "  " << dtype_name(t) << " " << d.name() << " done\n";
+      os.flush();
+    }
+  }
+
+  // Table.
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "\n%-26s %-4s %-16s %9s %9s %8s %6s  %s\n", "kernel", "type", "distribution",
+                "time_ms", "Gitem/s", "GB/s", "%copy", "speedup vs baselines");
+  os << buf;
+  int failures = 0;
+  for (const auto& r : rows) {
+    if (!r.error.empty()) {
+      ++failures;
+      std::snprintf(buf, sizeof buf, "%-26s %-4s %-16s  ERROR: %s\n", r.k->name.c_str(), dtype_name(r.type),
+                    r.dist.c_str(), r.error.c_str());
+      os << buf;
+      continue;
+    }
+    const row* copy = find_row(rows, "copy", r.type, "none");
+    std::string sp;
+    for (const auto& ref : reference_kernels(r.k->kind)) {
+      const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
+      if (b == nullptr) continue;
+      char s[96];
+      std::snprintf(s, sizeof s, " %s %.2fx", ref.c_str(), b->median_ms / r.median_ms);
+      sp += s;
+    }
+    std::snprintf(buf, sizeof buf, "%-26s %-4s %-16s %9.3f %9.1f %8.0f %5.0f%% %s\n", r.k->name.c_str(),
+                  dtype_name(r.type), r.dist.c_str(), r.median_ms, r.gitems(), r.gbs(),
+                  copy ? 100.0 * r.gbs() / copy->gbs() : NAN, sp.c_str());
+    os << buf;
+  }
+
+  if (!o.out_path.empty()) {
+    std::ofstream f(o.out_path);
+    if (!f) throw std::runtime_error("cannot write " + o.out_path);
+    json_writer j(f);
+    j.begin_object();
+    j.field("schema", "mmvram-gpu-bench/1");
+    j.field("date_utc", utc_now());
+    j.begin_object("gpu")
+        .field("name", dev.name)
+        .field("sm_count", dev.sm_count)
+        .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
+        .field("l2_bytes", static_cast<std::uint64_t>(dev.l2_bytes))
+        .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
+        .end_object();
+    j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
+    j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
+    j.field("n", n).field("reps", o.reps).field("warmup", o.warmup).field("input_sets", sets);
+    j.field("working_set_bytes", static_cast<std::uint64_t>(set_bytes * sets));
+    j.field("seed", o.seed);
+    j.field("timing", "CUDA events around each call; median over reps, input sets rotated per call");
+    j.begin_array("rows");
+    for (const auto& r : rows) {
+      j.begin_object();
+      j.field("kernel", r.k->name).field("family", r.k->family).field("operation", op_name(r.k->kind));
+      j.field("dtype", dtype_name(r.type)).field("n", r.n).field("distribution", r.dist);
+      j.field("distribution_family", r.dist_family);
+      if (r.mean > 0) j.field("mean_segment_length", r.mean);
+      else j.null_field("mean_segment_length");
+      j.field("num_segments", r.segments).field("segment_density", double(r.segments) / double(r.n));
+      j.field("bytes_per_item", bytes_per_item(r.k->kind)).field("reps", o.reps);
+      if (!r.error.empty()) {
+        j.field("error", r.error);
+        j.end_object();
+        continue;
+      }
+      j.field("time_ms", r.median_ms).field("time_ms_min", r.min_ms).field("time_ms_max", r.max_ms);
+      j.field("throughput_gitems_per_s", r.gitems()).field("bandwidth_gb_per_s", r.gbs());
+      const row* copy = find_row(rows, "copy", r.type, "none");
+      if (copy) j.field("copy_bandwidth_fraction", r.gbs() / copy->gbs());
+      else j.null_field("copy_bandwidth_fraction");
+      j.begin_object("speedup_vs");
+      for (const auto& ref : reference_kernels(r.k->kind)) {
+        const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
+        if (b != nullptr) j.field(ref, b->median_ms / r.median_ms);
+      }
+      j.end_object();
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    os << "wrote " << o.out_path << '\n';
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace mmv::gpu::harness

@@ -1,0 +1,29 @@
+// mmvram-gpu bench: median time of every selected kernel over dtypes and segment distributions,
+// rotating among input sets larger than L2 together, with the copy and CUB measured alongside.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+
+namespace mmv::gpu::harness {
+
+struct bench_options {
+  std::int64_t n = std::int64_t{1} << 28;
+  int reps = 20;
+  int warmup = 3;
+  int sets = 0;  // input sets to rotate among; 0: enough to exceed 3x L2 (at least 2)
+  std::uint64_t seed = 0;
+  std::string kernels = "all";
+  std::vector<dtype> dtypes{dtype::f32, dtype::i32};
+  std::vector<distribution> dists;  // empty: bench_distributions()
+  std::string out_path;
+};
+// one_segment, all_length_1, geometric and pareto with means 32, 1K, 32K, 1M, fixed 32..1M.
+std::vector<distribution> bench_distributions();
+// Runs, prints the table, writes JSON when out_path is set; returns 0, or 1 when a kernel failed.
+int run_bench(const bench_options& o, std::ostream& os);
+
+}  // namespace mmv::gpu::harness

@@ -1,0 +1,361 @@
+#include "check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "cuda_util.hpp"
+#include "json.hpp"
+#include "mmvram/gpu/baselines/baselines.hpp"
+
+namespace mmv::gpu::harness {
+namespace {
+
+constexpr std::size_t memory_margin = std::size_t{512} << 20;
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / double(1ull << 30));
+  return buf;
+}
+
+// Downloads count elements of T from device to a new host array.
+template <class T>
+std::unique_ptr<T[]> download(const void* src, std::int64_t count) {
+  std::unique_ptr<T[]> h(new T[static_cast<std::size_t>(std::max<std::int64_t>(count, 1))]);
+  if (count > 0)
+    cuda_check(cudaMemcpy(h.get(), src, sizeof(T) * static_cast<std::size_t>(count), cudaMemcpyDeviceToHost),
+               "cudaMemcpy to host");
+  return h;
+}
+
+}  // namespace
+
+std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
+                                     std::int64_t n, const distribution& d, std::uint64_t seed,
+                                     bool with_unsegmented) {
+  std::vector<const kernel_info*> ks;
+  for (auto* k : kernels)
+    if (with_unsegmented || k->kind == op::segmented_scan || k->kind == op::segmented_sum) ks.push_back(k);
+  std::vector<check_result> results;
+  if (ks.empty()) return results;
+
+  const auto vbytes = static_cast<std::size_t>(n) * 4;
+  host_buffer hxb(vbytes), hfb(static_cast<std::size_t>(n)), houtb(vbytes);
+  auto* hx = hxb.as<unsigned char>();
+  auto* hf = hfb.as<std::uint8_t>();
+  auto* hout = houtb.as<unsigned char>();
+  fill_values(t, hx, n, seed);
+  fill_flags(d, hf, n, seed);
+  const std::int64_t segs = count_segments(hf, n);
+
+  auto result_for = [&](const kernel_info* k) {
+    check_result r;
+    r.kernel = k->name;
+    r.family = k->family;
+    r.operation = op_name(k->kind);
+    r.type = t;
+    r.n = n;
+    r.distribution = (k->kind == op::copy || k->kind == op::scan) ? "none" : d.name();
+    r.num_segments = (k->kind == op::copy || k->kind == op::scan) ? 1 : segs;
+    return r;
+  };
+  auto skip_all = [&](const std::string& why) {
+    for (auto* k : ks) {
+      check_result r = result_for(k);
+      r.status = "SKIPPED";
+      r.detail = why;
+      results.push_back(r);
+    }
+    return results;
+  };
+
+  const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n);
+  if (base + memory_margin > free_device_bytes())
+    return skip_all("needs " + gib(double(base + memory_margin)) + " of device memory, " +
+                    gib(double(free_device_bytes())) + " free");
+  device_buffer dx, dflags, dout;
+  try {
+    dx = device_buffer(vbytes);
+    dflags = device_buffer(static_cast<std::size_t>(n));
+    dout = device_buffer(vbytes);
+  } catch (const cuda_error& e) {
+    return skip_all(e.what());
+  }
+  cuda_check(cudaMemcpy(dx.get(), hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  cuda_check(cudaMemcpy(dflags.get(), hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice),
+             "cudaMemcpy to device");
+  device_inputs in{t, n, dx.get(), dflags.as<std::uint8_t>(), nullptr, nullptr, segs};
+  device_buffer keys, offsets, scd_offsets, scd_count;
+
+  for (auto* k : ks) {
+    check_result r = result_for(k);
+    try {
+      // Device memory this kernel needs beyond the inputs and out.
+      std::size_t extra = 0;
+      if (k->needs_keys && keys.get() == nullptr) extra += vbytes;
+      if (k->needs_offsets && offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(segs + 1);
+      if (k->reports_offsets && scd_offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(n + 2);
+      if (extra + memory_margin > free_device_bytes()) {
+        r.status = "SKIPPED";
+        r.detail = "needs " + gib(double(extra + memory_margin)) + " more device memory, " +
+                   gib(double(free_device_bytes())) + " free";
+        results.push_back(r);
+        continue;
+      }
+      if (k->needs_keys && keys.get() == nullptr) {  // preparation, as the benchmarks do it
+        keys = device_buffer(vbytes);
+        std::size_t tb = 0;
+        baselines::make_segment_keys(in.flags, keys.as<std::int32_t>(), n, nullptr, tb);
+        device_buffer tmp(tb);
+        baselines::make_segment_keys(in.flags, keys.as<std::int32_t>(), n, tmp.get(), tb);
+        cuda_check(cudaDeviceSynchronize(), "make_segment_keys");
+        in.keys = keys.as<std::int32_t>();
+      }
+      if (k->needs_offsets && offsets.get() == nullptr) {
+        offsets = device_buffer(8 * static_cast<std::size_t>(segs + 1));
+        device_buffer count(8);
+        std::size_t tb = 0;
+        baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, nullptr, tb);
+        device_buffer tmp(tb);
+        baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, tmp.get(), tb);
+        std::int64_t got = 0;
+        cuda_check(cudaMemcpy(&got, count.get(), 8, cudaMemcpyDeviceToHost), "make_segment_offsets");
+        if (got != segs) throw cuda_error("make_segment_offsets counted " + std::to_string(got) + " segments, expected " + std::to_string(segs));
+        in.offsets = offsets.as<std::int64_t>();
+      }
+      device_outputs o{dout.get(), nullptr, nullptr};
+      if (k->reports_offsets) {
+        if (scd_offsets.get() == nullptr) {
+          scd_offsets = device_buffer(8 * static_cast<std::size_t>(n + 1));
+          scd_count = device_buffer(8);
+        }
+        o.offsets = scd_offsets.as<std::int64_t>();
+        o.num_segments = scd_count.as<std::int64_t>();
+        cuda_check(cudaMemset(o.offsets, 0xff, scd_offsets.bytes()), "cudaMemset");
+        cuda_check(cudaMemset(o.num_segments, 0xff, 8), "cudaMemset");
+      }
+      cuda_check(cudaMemset(dout.get(), 0xff, vbytes), "cudaMemset");  // poison: NaN / -1
+      std::size_t tb = 0;
+      k->run(in, o, nullptr, tb, nullptr);
+      device_buffer temp(std::max<std::size_t>(tb, 1));
+      k->run(in, o, temp.get(), tb, nullptr);
+      cuda_check(cudaDeviceSynchronize(), k->name);
+      cuda_check(cudaGetLastError(), k->name);
+
+      if (k->kind == op::copy || k->kind == op::scan || k->kind == op::segmented_scan)
+        cuda_check(cudaMemcpy(hout, dout.get(), vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+      if (k->kind == op::copy) {
+        r.v = verify_copy(hx, hout, static_cast<std::int64_t>(vbytes));
+      } else if (k->kind == op::scan || k->kind == op::segmented_scan) {
+        r.v = verify_segmented_scan(t, hx, k->kind == op::scan ? nullptr : hf, hout, n);
+      } else {
+        std::int64_t reported = segs;
+        std::unique_ptr<std::int64_t[]> hoff;
+        if (k->reports_offsets) {
+          cuda_check(cudaMemcpy(&reported, o.num_segments, 8, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+          if (reported == segs) hoff = download<std::int64_t>(o.offsets, segs + 1);
+        }
+        if (reported == segs && segs > 0)
+          cuda_check(cudaMemcpy(hout, dout.get(), 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
+                     "cudaMemcpy to host");
+        r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n);
+      }
+      r.status = r.v.pass ? "PASS" : "FAIL";
+      r.detail = r.v.detail;
+    } catch (const cuda_error& e) {
+      r.status = "ERROR";
+      r.detail = e.what();
+      const cudaError_t sticky = cudaDeviceSynchronize();
+      if (sticky != cudaSuccess) {
+        results.push_back(r);
+        throw cuda_error("CUDA context lost after " + k->name + ": " + cudaGetErrorString(sticky));
+      }
+      cudaGetLastError();
+    }
+    results.push_back(r);
+  }
+  return results;
+}
+
+namespace {
+
+struct planned_case {
+  dtype type;
+  std::int64_t n;
+  distribution dist;
+  bool with_unsegmented;
+  std::string group;  // "main", "edge", "big"
+};
+
+std::vector<planned_case> plan(const check_options& o) {
+  using K = distribution::kind;
+  std::vector<planned_case> cases;
+  const std::int64_t main_n = o.quick ? (std::int64_t{3} << 20) + 1234 : (std::int64_t{1} << 24) + 1234;
+  std::vector<std::int64_t> edges{1, 2, 31, 32, 33};
+  for (std::int64_t tile : {256, 1024, 2048, 4096, 8192, 16384})
+    for (std::int64_t m : {tile - 1, tile, tile + 1, 2 * tile + 1}) edges.push_back(m);
+  const std::vector<distribution> edge_dists{{K::one_segment, 0}, {K::first_flag_0, 32},
+                                             {K::geometric, 32}, {K::all_length_1, 1}, {K::fixed, 32}};
+  for (dtype t : o.dtypes) {
+    bool first = true;
+    for (const distribution& d : standard_distributions()) {
+      cases.push_back({t, main_n, d, first, "main"});
+      first = false;
+    }
+    for (std::int64_t m : edges) {
+      first = true;
+      for (const distribution& d : edge_dists) {
+        cases.push_back({t, m, d, first, "edge"});
+        first = false;
+      }
+    }
+  }
+  if (!o.quick && o.big)
+    for (dtype t : o.dtypes) {
+      cases.push_back({t, (std::int64_t{1} << 31) + 5, {K::geometric, 1024}, true, "big"});
+      cases.push_back({t, (std::int64_t{1} << 31) + 5, {K::one_segment, 0}, false, "big"});
+    }
+  return cases;
+}
+
+void print_row(std::ostream& os, const check_result& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%-26s %-4s %12s %-16s %10lld %10.2e %8.3f  %s", r.kernel.c_str(),
+                dtype_name(r.type), format_count(r.n).c_str(), r.distribution.c_str(),
+                static_cast<long long>(r.num_segments), r.v.max_error, r.v.worst_ratio, r.status.c_str());
+  os << buf;
+  if (!r.detail.empty() && r.status != "PASS") os << "  " << r.detail;
+  os << '\n';
+}
+
+void write_json(const std::string& path, const check_options& o, const device_info& dev,
+                const std::vector<check_result>& all, double seconds) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  json_writer j(f);
+  j.begin_object();
+  j.field("schema", "mmvram-gpu-check/1");
+  j.begin_object("gpu")
+      .field("name", dev.name)
+      .field("sm_count", dev.sm_count)
+      .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
+      .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
+      .end_object();
+  j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
+  j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
+  j.field("seed", o.seed).field("quick", o.quick).field("wall_time_s", seconds);
+  j.field("f32_bound", "per segment ||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096))");
+  std::map<std::string, int> counts;
+  for (const auto& r : all) ++counts[r.status];
+  j.begin_object("summary");
+  for (const char* s : {"PASS", "FAIL", "ERROR", "SKIPPED"}) j.field(s, counts[s]);
+  j.end_object();
+  j.begin_array("results");
+  for (const auto& r : all) {
+    j.begin_object()
+        .field("kernel", r.kernel)
+        .field("family", r.family)
+        .field("operation", r.operation)
+        .field("dtype", dtype_name(r.type))
+        .field("n", r.n)
+        .field("distribution", r.distribution)
+        .field("num_segments", r.num_segments)
+        .field("status", r.status)
+        .field("max_rel_error", r.v.max_error)
+        .field("worst_error_over_bound", r.v.worst_ratio)
+        .field("bad_count", r.v.bad)
+        .field("first_bad_index", r.v.first_bad)
+        .field("detail", r.detail)
+        .end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+}  // namespace
+
+int run_check(const check_options& o, std::ostream& os) {
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
+  std::string err;
+  const auto kernels = select_kernels(o.kernels, err);
+  if (kernels.empty()) throw std::invalid_argument(err);
+  const auto cases = plan(o);
+  os << "mmvram-gpu check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
+     << cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")
+     << ", " << cases.size() << " cases\n";
+  char head[256];
+  std::snprintf(head, sizeof head, "%-26s %-4s %12s %-16s %10s %10s %8s  %s\n", "kernel", "type", "n",
+                "distribution", "segments", "max_err", "err/bnd", "result");
+  os << head;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<check_result> all;
+  bool lost = false;
+  auto group_start = t0;
+  for (std::size_t c = 0; c < cases.size() && !lost; ++c) {
+    const planned_case& pc = cases[c];
+    if (c > 0 && (pc.group != cases[c - 1].group || pc.type != cases[c - 1].type)) {
+      const auto now = std::chrono::steady_clock::now();
+      os << "  (" << cases[c - 1].group << " cases, " << dtype_name(cases[c - 1].type) << ": "
+         << std::chrono::duration<double>(now - group_start).count() << " s)\n";
+      group_start = now;
+    }
+    std::vector<check_result> rs;
+    try {
+      rs = check_case(kernels, pc.type, pc.n, pc.dist, mix64(o.seed + c), pc.with_unsegmented);
+    } catch (const cuda_error& e) {
+      os << "fatal: " << e.what() << " (case " << format_count(pc.n) << " " << pc.dist.name() << ")\n";
+      lost = true;
+      check_result r;
+      r.kernel = "(context)";
+      r.status = "ERROR";
+      r.detail = e.what();
+      rs.push_back(r);
+    }
+    for (const auto& r : rs) {
+      if (o.verbose || pc.group != "edge" || r.status != "PASS") print_row(os, r);
+      all.push_back(r);
+    }
+    os.flush();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Summary per kernel and type.
+  struct agg { int pass = 0, fail = 0, error = 0, skip = 0; double max_err = 0, ratio = 0; };
+  std::map<std::pair<std::string, std::string>, agg> table;
+  for (const auto& r : all) {
+    agg& a = table[{r.kernel, dtype_name(r.type)}];
+    if (r.status == "PASS") ++a.pass;
+    else if (r.status == "FAIL") ++a.fail;
+    else if (r.status == "ERROR") ++a.error;
+    else ++a.skip;
+    a.max_err = std::max(a.max_err, r.v.max_error);
+    a.ratio = std::max(a.ratio, r.v.worst_ratio);
+  }
+  os << "\nsummary (seed " << o.seed << ", " << static_cast<int>(seconds) << " s)\n";
+  std::snprintf(head, sizeof head, "%-26s %-4s %6s %6s %6s %6s %10s %8s\n", "kernel", "type", "pass",
+                "fail", "error", "skip", "max_err", "err/bnd");
+  os << head;
+  int failed = 0;
+  for (const auto& [key, a] : table) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-26s %-4s %6d %6d %6d %6d %10.2e %8.3f\n", key.first.c_str(),
+                  key.second.c_str(), a.pass, a.fail, a.error, a.skip, a.max_err, a.ratio);
+    os << buf;
+    failed += a.fail + a.error;
+  }
+  os << (failed == 0 ? "check: all passed" : "check: FAILED (" + std::to_string(failed) + " results)")
+     << '\n';
+  if (!o.json_path.empty()) {
+    write_json(o.json_path, o, dev, all, seconds);
+    os << "wrote " << o.json_path << '\n';
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace mmv::gpu::harness

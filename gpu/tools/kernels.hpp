@@ -1,0 +1,57 @@
+// The registry of everything check and bench run: mmvram's kernels (api.hpp) and the baselines
+// (baselines.hpp), each behind one uniform call on a prepared device input set.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+
+namespace mmv::gpu::harness {
+
+enum class op { copy, scan, segmented_scan, segmented_sum };
+const char* op_name(op o);
+// Bytes of device traffic counted per item (DESIGN section 3): copy and scan 8 (4 read + 4
+// written), segmented scan 9 (4 + 1 flag + 4), segmented sum 5 (read only).
+double bytes_per_item(op o);
+
+// One input set on the device. keys / offsets are prepared only for kernels that need them.
+struct device_inputs {
+  dtype type = dtype::f32;
+  std::int64_t n = 0;
+  const void* x = nullptr;
+  const std::uint8_t* flags = nullptr;
+  const std::int32_t* keys = nullptr;       // segment ids (make_segment_keys)
+  const std::int64_t* offsets = nullptr;    // segment starts + n (make_segment_offsets)
+  std::int64_t num_segments = 0;            // host copy of the segment count
+};
+// Where results go: out has room for n values; offsets (n + 1) and num_segments only for
+// kernels that report them (scd_segmented_sum).
+struct device_outputs {
+  void* out = nullptr;
+  std::int64_t* offsets = nullptr;
+  std::int64_t* num_segments = nullptr;
+};
+
+struct kernel_info {
+  std::string name;
+  op kind;
+  std::string family;  // "ours" (api.hpp), "cub", "vcu" (CUDA-core baselines), "copy"
+  bool needs_keys = false, needs_offsets = false, reports_offsets = false;
+  // CUB temp convention: temp == nullptr sets temp_bytes only.
+  std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t)> run;
+};
+
+const std::vector<kernel_info>& all_kernels();
+// spec: "all", "ours", "baselines", or comma-separated kernel names; empty result and a message
+// in `error` when a name is unknown.
+std::vector<const kernel_info*> select_kernels(const std::string& spec, std::string& error);
+// Baselines that a kernel of kind o is compared with in bench (speedup_vs); the copy is
+// compared separately.
+std::vector<std::string> reference_kernels(op o);
+
+}  // namespace mmv::gpu::harness

@@ -1,0 +1,155 @@
+// mmvram-gpu: check (correctness against CPU references) and bench (timings as JSON) for the
+// CUDA kernels of mmvram and their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
+// error or no CUDA device.
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench.hpp"
+#include "check.hpp"
+#include "cuda_util.hpp"
+
+namespace {
+
+using namespace mmv::gpu::harness;
+
+const char* usage =
+    "usage: mmvram-gpu check [--quick] [--no-big] [--seed S] [--kernels LIST] [--dtypes LIST]\n"
+    "                        [--json FILE] [--verbose]\n"
+    "       mmvram-gpu bench [--n N] [--reps R] [--warmup W] [--sets K] [--seed S]\n"
+    "                        [--kernels LIST] [--dtypes LIST] [--dists LIST] [--out FILE.json]\n"
+    "  N may be written 2^K or 2^K+C. LIST is comma-separated. --kernels: all (default), ours,\n"
+    "  baselines, or names (copy, matmul_scan, cub_inclusive_sum, sscr_segmented_scan,\n"
+    "  vcu_flag_transform_scan, vcu_min_index_scan, cub_inclusive_sum_by_key, cub_flag_pair_scan,\n"
+    "  scd_segmented_sum, cub_segmented_reduce_sum). --dtypes: f32,i32. --dists: one_segment,\n"
+    "  no_flags, first_flag_0, all_length_1, geometric:M, pareto:M, fixed:L.\n";
+
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::int64_t parse_int(std::string_view opt, std::string_view s, std::int64_t lo, std::int64_t hi) {
+  std::int64_t v = 0, extra = 0;
+  const char* end = s.data() + s.size();
+  std::from_chars_result r{};
+  if (s.substr(0, 2) == "2^") {
+    int k = 0;
+    r = std::from_chars(s.data() + 2, end, k);
+    if (r.ec == std::errc() && k >= 0 && k < 62) {
+      v = std::int64_t{1} << k;
+      if (r.ptr != end && (*r.ptr == '+' || *r.ptr == '-')) {
+        const bool minus = *r.ptr == '-';
+        r = std::from_chars(r.ptr + 1, end, extra);
+        v += minus ? -extra : extra;
+      }
+    } else {
+      r.ec = std::errc::invalid_argument;
+    }
+  } else {
+    r = std::from_chars(s.data(), end, v);
+  }
+  if (r.ec != std::errc() || r.ptr != end || v < lo || v > hi)
+    throw usage_error("bad value '" + std::string(s) + "' for " + std::string(opt) + " (an integer in [" +
+                      std::to_string(lo) + ", " + std::to_string(hi) + "])");
+  return v;
+}
+
+std::vector<std::string> split(std::string_view s) {
+  std::vector<std::string> out;
+  std::stringstream ss{std::string(s)};
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  return out;
+}
+
+std::vector<dtype> parse_dtypes(std::string_view s) {
+  std::vector<dtype> v;
+  for (const auto& item : split(s)) {
+    const auto t = parse_dtype(item);
+    if (!t) throw usage_error("unknown dtype '" + item + "' (f32, i32)");
+    v.push_back(*t);
+  }
+  if (v.empty()) throw usage_error("--dtypes needs at least one type");
+  return v;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) throw usage_error("missing subcommand (check or bench)");
+  const std::string_view cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << usage;
+    return 0;
+  }
+  if (cmd != "check" && cmd != "bench") throw usage_error("unknown subcommand '" + std::string(cmd) + "'");
+  check_options c;
+  bench_options b;
+  c.seed = b.seed = fresh_seed();
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&]() -> std::string_view {
+      if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return 0;
+    }
+    const bool is_check = cmd == "check";
+    if (a == "--seed") c.seed = b.seed = static_cast<std::uint64_t>(parse_int(a, value(), 0, INT64_MAX));
+    else if (a == "--kernels") c.kernels = b.kernels = std::string(value());
+    else if (a == "--dtypes") c.dtypes = b.dtypes = parse_dtypes(value());
+    else if (is_check && a == "--quick") c.quick = true;
+    else if (is_check && a == "--no-big") c.big = false;
+    else if (is_check && a == "--verbose") c.verbose = true;
+    else if (is_check && a == "--json") c.json_path = std::string(value());
+    else if (!is_check && a == "--n") b.n = parse_int(a, value(), 1, std::int64_t{1} << 33);
+    else if (!is_check && a == "--reps") b.reps = static_cast<int>(parse_int(a, value(), 1, 100000));
+    else if (!is_check && a == "--warmup") b.warmup = static_cast<int>(parse_int(a, value(), 0, 1000));
+    else if (!is_check && a == "--sets") b.sets = static_cast<int>(parse_int(a, value(), 1, 64));
+    else if (!is_check && a == "--out") b.out_path = std::string(value());
+    else if (!is_check && a == "--dists") {
+      b.dists.clear();
+      for (const auto& item : split(value())) {
+        const auto d = distribution::parse(item);
+        if (!d) throw usage_error("unknown distribution '" + item + "'");
+        b.dists.push_back(*d);
+      }
+    } else {
+      throw usage_error("unknown option '" + std::string(a) + "' for " + std::string(cmd));
+    }
+  }
+  std::string err;
+  if (select_kernels(cmd == "check" ? c.kernels : b.kernels, err).empty()) throw usage_error(err);
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) {
+    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); " << cmd << " needs a GPU\n";
+    return 2;
+  }
+  return cmd == "check" ? run_check(c, std::cout) : run_bench(b, std::cout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const usage_error& e) {
+    std::cerr << "mmvram-gpu: " << e.what() << " (see mmvram-gpu --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "mmvram-gpu: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,285 @@
+// The CPU side of check: one parallel walk over the segments (chunks of the array scanned in
+// parallel; segments cut by chunk boundaries are joined in order) drives the three comparisons.
+#include "reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+namespace mmv::gpu::harness {
+namespace {
+
+template <class T> struct acc_of;
+template <> struct acc_of<float> { using type = double; };
+template <> struct acc_of<std::int32_t> { using type = std::uint32_t; };
+template <class T> using acc_t = typename acc_of<T>::type;
+
+template <class A> A widen(float v) { return static_cast<double>(v); }
+template <class A> A widen(std::int32_t v) { return static_cast<std::uint32_t>(v); }
+
+// The part of one segment that lies inside one chunk, with what the checks accumulate over it.
+struct run_stats {
+  std::int64_t start = -1, len = 0;
+  double err2 = 0, ref2 = 0;    // f32 scans
+  double sum = 0, abs_sum = 0;  // f32 sums
+  std::uint32_t isum = 0;       // i32 sums
+  void join(const run_stats& o) {
+    len += o.len;
+    err2 += o.err2;
+    ref2 += o.ref2;
+    sum += o.sum;
+    abs_sum += o.abs_sum;
+    isum += o.isum;
+  }
+};
+
+// Counts a failure at index; why() (building the message) runs only for the first one.
+template <class Why>
+void record_bad(verdict& v, std::int64_t index, Why why) {
+  v.pass = false;
+  ++v.bad;
+  if (v.first_bad < 0 || index < v.first_bad) {
+    v.first_bad = index;
+    v.detail = why();
+  }
+}
+
+void merge(verdict& into, const verdict& from) {
+  into.pass = into.pass && from.pass;
+  into.bad += from.bad;
+  into.max_error = std::max(into.max_error, from.max_error);
+  into.worst_ratio = std::max(into.worst_ratio, from.worst_ratio);
+  if (from.first_bad >= 0 && (into.first_bad < 0 || from.first_bad < into.first_bad)) {
+    into.first_bad = from.first_bad;
+    into.detail = from.detail;
+  }
+}
+
+void parallel_tasks(std::int64_t count, const std::function<void(std::int64_t)>& task) {
+  const std::int64_t threads = std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, 64);
+  std::vector<std::thread> pool;
+  for (std::int64_t t = 0; t < std::min(threads, count); ++t)
+    pool.emplace_back([&, t] {
+      for (std::int64_t k = t; k < count; k += threads) task(k);
+    });
+  for (auto& th : pool) th.join();
+}
+
+// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict) per element, with ref_i the reference
+// inclusive segmented prefix; close(segment_index, run, verdict) once per whole segment.
+template <class T, class Visit, class Close>
+verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, Visit visit, Close close) {
+  using A = acc_t<T>;
+  auto head = [flags](std::int64_t i) { return i == 0 || (flags != nullptr && flags[i] != 0); };
+  struct chunk {
+    bool has_head = false;
+    std::int64_t heads = 0, seg0 = 0, last_seg = -1;
+    A tail{}, carry{};
+    run_stats first, last;
+    verdict v;
+  };
+  const std::int64_t count = std::clamp<std::int64_t>(n / 65536, 1, 512);
+  std::vector<chunk> c(static_cast<std::size_t>(count));
+  auto lo = [&](std::int64_t k) { return n * k / count; };
+  parallel_tasks(count, [&](std::int64_t k) {
+    chunk& ck = c[k];
+    for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
+      if (head(i)) {
+        ck.has_head = true;
+        ++ck.heads;
+        ck.tail = widen<A>(x[i]);
+      } else {
+        ck.tail = ck.tail + widen<A>(x[i]);
+      }
+    }
+  });
+  A carry{};
+  std::int64_t segs = 0;
+  for (chunk& ck : c) {
+    ck.carry = carry;
+    ck.seg0 = segs;
+    carry = ck.has_head ? ck.tail : carry + ck.tail;
+    segs += ck.heads;
+  }
+  parallel_tasks(count, [&](std::int64_t k) {
+    chunk& ck = c[k];
+    A ref = ck.carry;
+    std::int64_t seg = ck.seg0 - 1;
+    run_stats cur;
+    bool first = true;
+    for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
+      if (head(i)) {
+        if (first) ck.first = cur;
+        else close(seg, cur, ck.v);
+        first = false;
+        ++seg;
+        cur = run_stats{};
+        cur.start = i;
+        ref = widen<A>(x[i]);
+      } else {
+        ref = ref + widen<A>(x[i]);
+      }
+      ++cur.len;
+      visit(i, x[i], ref, cur, ck.v);
+    }
+    if (first) {
+      ck.first = cur;
+    } else {
+      ck.last = cur;
+      ck.last_seg = seg;
+    }
+  });
+  verdict v;
+  run_stats open;
+  std::int64_t open_seg = -1;
+  for (chunk& ck : c) {
+    if (open_seg >= 0) open.join(ck.first);
+    if (ck.has_head) {
+      if (open_seg >= 0) close(open_seg, open, v);
+      open = ck.last;
+      open_seg = ck.last_seg;
+    }
+    merge(v, ck.v);
+  }
+  if (open_seg >= 0) close(open_seg, open, v);
+  v.num_segments = segs;
+  return v;
+}
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
+}
+
+template <class T>
+verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    return walk(
+        x, flags, n,
+        [out](std::int64_t i, T, double ref, run_stats& r, verdict&) {
+          const double d = static_cast<double>(out[i]) - ref;
+          r.err2 += d * d;
+          r.ref2 += ref * ref;
+        },
+        [](std::int64_t, const run_stats& r, verdict& v) {
+          double rel = std::sqrt(r.err2 / r.ref2);
+          if (std::isnan(rel)) rel = INFINITY;
+          const double bound = f32_bound(r.len);
+          v.max_error = std::max(v.max_error, rel);
+          v.worst_ratio = std::max(v.worst_ratio, rel / bound);
+          if (!(rel <= bound))
+            record_bad(v, r.start, [&] {
+              return "segment [" + std::to_string(r.start) + ", +" + std::to_string(r.len) +
+                     "): relative error " + fmt(rel) + " > bound " + fmt(bound);
+            });
+        });
+  } else {
+    return walk(
+        x, flags, n,
+        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v) {
+          if (static_cast<std::uint32_t>(out[i]) != ref) {
+            v.max_error = 1;
+            record_bad(v, i, [&] { return std::string("out[" + std::to_string(i) + "] = " + std::to_string(out[i]) + ", expected " +
+                                 std::to_string(static_cast<std::int32_t>(ref))); });
+          }
+        },
+        [](std::int64_t, const run_stats&, verdict&) {});
+  }
+}
+
+template <class T>
+verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const std::int64_t* offsets,
+                  std::int64_t n) {
+  auto check_offset = [offsets](std::int64_t seg, const run_stats& r, verdict& v) {
+    if (offsets != nullptr && offsets[seg] != r.start)
+      record_bad(v, r.start, [&] { return std::string("offsets[" + std::to_string(seg) + "] = " + std::to_string(offsets[seg]) +
+                                 ", expected " + std::to_string(r.start)); });
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    return walk(
+        x, flags, n,
+        [](std::int64_t, T xi, double, run_stats& r, verdict&) {
+          r.sum += xi;
+          r.abs_sum += std::fabs(static_cast<double>(xi));
+        },
+        [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
+          check_offset(seg, r, v);
+          double err = std::fabs(static_cast<double>(sums[seg]) - r.sum);
+          if (std::isnan(err)) err = INFINITY;
+          const double bound = f32_bound(r.len) * r.abs_sum;
+          v.max_error = std::max(v.max_error, err / r.abs_sum);
+          v.worst_ratio = std::max(v.worst_ratio, err / bound);
+          if (!(err <= bound))
+            record_bad(v, r.start, [&] { return std::string("sums[" + std::to_string(seg) + "] = " + fmt(sums[seg]) + ", expected " +
+                                       fmt(r.sum) + " (length " + std::to_string(r.len) + ")"); });
+        });
+  } else {
+    return walk(
+        x, flags, n,
+        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&) { r.isum += static_cast<std::uint32_t>(xi); },
+        [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
+          check_offset(seg, r, v);
+          if (static_cast<std::uint32_t>(sums[seg]) != r.isum) {
+            v.max_error = 1;
+            record_bad(v, r.start, [&] { return std::string("sums[" + std::to_string(seg) + "] = " + std::to_string(sums[seg]) +
+                                       ", expected " + std::to_string(static_cast<std::int32_t>(r.isum))); });
+          }
+        });
+  }
+}
+
+}  // namespace
+
+double f32_bound(std::int64_t len) {
+  return 1e-6 * std::max(1.0, std::sqrt(static_cast<double>(len) / 4096.0));
+}
+
+verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
+                              std::int64_t n) {
+  if (t == dtype::f32)
+    return scan_check(static_cast<const float*>(x), flags, static_cast<const float*>(out), n);
+  return scan_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(out), n);
+}
+
+verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
+                             const std::int64_t* offsets, std::int64_t reported_segments,
+                             std::int64_t n) {
+  const std::int64_t expected = count_segments(flags, n);
+  verdict v;
+  v.num_segments = expected;
+  if (reported_segments != expected) {
+    record_bad(v, 0, [&] { return std::string("num_segments = " + std::to_string(reported_segments) + ", expected " +
+                         std::to_string(expected)); });
+    return v;
+  }
+  if (offsets != nullptr && offsets[expected] != n) {
+    record_bad(v, n, [&] { return std::string("offsets[num_segments] = " + std::to_string(offsets[expected]) + ", expected n = " +
+                         std::to_string(n)); });
+    return v;
+  }
+  if (t == dtype::f32)
+    return sum_check(static_cast<const float*>(x), flags, static_cast<const float*>(sums), offsets, n);
+  return sum_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(sums),
+                   offsets, n);
+}
+
+verdict verify_copy(const void* x, const void* out, std::int64_t bytes) {
+  verdict v;
+  v.num_segments = 1;
+  if (std::memcmp(x, out, static_cast<std::size_t>(bytes)) != 0) {
+    const auto* a = static_cast<const unsigned char*>(x);
+    const auto* b = static_cast<const unsigned char*>(out);
+    std::int64_t i = 0;
+    while (a[i] == b[i]) ++i;
+    v.max_error = 1;
+    record_bad(v, i, [&] { return std::string("byte " + std::to_string(i) + " differs"); });
+  }
+  return v;
+}
+
+}  // namespace mmv::gpu::harness

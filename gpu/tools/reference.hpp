@@ -1,0 +1,37 @@
+// CPU references and the comparisons that decide PASS/FAIL. Float results are compared with a
+// float64 reference per segment; int32 results must match exactly (wrap-around semantics).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "inputs.hpp"
+
+namespace mmv::gpu::harness {
+
+struct verdict {
+  bool pass = true;
+  double max_error = 0;    // f32: largest per-segment relative error; i32: 0 or 1 (any mismatch)
+  double worst_ratio = 0;  // f32: largest error / bound over segments (pass needs <= 1)
+  std::int64_t bad = 0;    // f32: failing segments; i32: mismatching elements or segments
+  std::int64_t first_bad = -1;  // first failing element index (segment start for f32 scans)
+  std::int64_t num_segments = 0;
+  std::string detail;      // why it failed, first reason
+};
+
+// Bound on the f32 relative error of a segment of length len: 1e-6 up to 4096 items, growing as
+// sqrt(len / 4096) beyond (fp32 rounding of a carry accumulated over len / 4096 tiles).
+double f32_bound(std::int64_t len);
+
+// Segmented inclusive scan: out against the reference of x with starts at flags (flags ==
+// nullptr: one segment). f32: per segment ||out - ref||_2 / ||ref||_2 <= f32_bound(len).
+verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
+                              std::int64_t n);
+// Segmented sum: sums[k] per segment (f32: |out - ref| <= f32_bound(len) * sum |x|), and, when
+// offsets != nullptr, offsets[k] == segment start, offsets[count] == n, and count right.
+verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
+                             const std::int64_t* offsets, std::int64_t reported_segments,
+                             std::int64_t n);
+// Exact copy.
+verdict verify_copy(const void* x, const void* out, std::int64_t bytes);
+
+}  // namespace mmv::gpu::harness
