@@ -40,14 +40,14 @@ real_vec machine::div(const real_vec& a, const real_vec& b) {
 
 real_vec machine::exp(const real_vec& a) {
   require_type<real>();
-  array<real> out = a.values().exp();
+  array<real> out = a.values().unaryExpr([](real v) { return std::exp(v); });  // std::exp: exact underflow to 0
   detail::round_to_format(out, config_.format);
   return retire<real>("exp", unit::vcu, cost_of_vcu(a.size(), a.size()), std::move(out), {a.node_});
 }
 
 real_vec machine::log(const real_vec& a) {
   require_type<real>();
-  array<real> out = a.values().log();
+  array<real> out = a.values().unaryExpr([](real v) { return std::log(v); });
   detail::round_to_format(out, config_.format);
   return retire<real>("log", unit::vcu, cost_of_vcu(a.size(), a.size()), std::move(out), {a.node_});
 }
