@@ -1,9 +1,108 @@
-// Placeholder entry point until the tool lands: prints the machine's instruction table.
-#include "mmvram/model/cost.hpp"
+// mmvram: the command-line tool of the MMV-RAM simulator (docs/tool.md).
+// Exit codes: 0 success; 1 a result failed verification; 2 a bad command line, a bad input
+// file, input the machine rejects (model_error) or a word-width overflow (width_error).
+#include "commands.hpp"
+#include "runner.hpp"
+#include "sweep.hpp"
 
-#include <cstdio>
+#include <malloc.h>
 
-int main() {
-  std::printf("mmvram: MMV-RAM simulator\n");
-  return 0;
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace mmv::tool {
+
+std::string usage_text() {
+  return R"(usage: mmvram COMMAND [options]
+
+commands:
+  list [--report table|json]            algorithms, their units, step/work bounds and word width
+  instructions [--s S] [--m M]          the machine's instruction table with costs (cost.hpp)
+  run ALGO [options]                    run one algorithm, verify it, print its cost report
+  sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
+  help                                  this text
+
+run options:
+  --n N                 problem size (1024, 2^20); default 1024
+  --s S                 MMU tile size, S >= 2; default 16
+  --bits B              word width B in 2..64; default 32 (64 with --format float64)
+  --format F            integer | float32 | float64; default integer
+  --density D           probability that a position starts a segment, in [0, 1]; default 0.05
+  --mean-length L       the same as --density 1/L
+  --seed K              seed of the random input; default 1
+  --max-value M         random integers in [0, M] (default: totals fit in B bits, at most 100)
+  --signed              random values in [-M, M] (reals in [-1, 1))
+  --values FILE         x (b for decayed scans) from a file instead of random
+  --flags FILE          segment-start flags (0/1) for --values
+  --decays FILE         decays a for decayed scans
+  --values2 FILE        second operand (element-wise and matrix products)
+  --matrix FILE.mtx     Matrix Market matrix for spmv; --vector FILE its dense vector
+  --report R            table | json | csv; default table
+  --dag FILE.dot        write the dependency DAG as Graphviz DOT
+  --trace               print every instruction (unit, op, region, length, cost, output)
+  Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
+
+sweep options:
+  --n LIST              counts and ranges: 2^10..2^20 (doubling), 2^4..2^20:4 (factor 4), 1000,5000
+  --s LIST, --bits LIST, --density LIST (or --mean-length LIST), --format F, --seed K
+  --out FILE.csv        rows are appended; points already in the file are skipped
+  --jobs J              parallel runs (default: every core); --quiet hides the progress bar
+
+exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width overflow
+)";
+}
+
+int command_run(const run_options& o) {
+  const run_report r = run_once(o);
+  if (o.report == report_format::json) {
+    print_json(std::cout, r);
+  } else if (o.report == report_format::csv) {
+    std::cout << csv_header() << "\n" << csv_row(r) << "\n";
+  } else {
+    if (o.trace) {
+      print_trace(std::cout, r);
+      std::cout << "\n";
+    }
+    print_table(std::cout, r);
+  }
+  if (!r.outcome.verified)
+    std::cerr << "mmvram: " << r.algorithm << " failed verification: " << r.outcome.mismatch << "\n";
+  return r.outcome.verified ? 0 : 1;
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string>& args) {
+  if (args.empty()) throw usage_error("missing command (try mmvram help)");
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "help" || command == "--help" || command == "-h") {
+    std::cout << usage_text();
+    return 0;
+  }
+  if (command == "list") return print_list(parse_list(rest));
+  if (command == "instructions") return print_instructions(parse_instructions(rest));
+  if (command == "run") return command_run(parse_run(rest));
+  if (command == "sweep") return run_sweep(parse_sweep(rest));
+  throw usage_error("unknown command '" + command + "' (try mmvram help)");
+}
+
+}  // namespace
+
+}  // namespace mmv::tool
+
+int main(int argc, char** argv) {
+  // Every instruction allocates its output; keep freed blocks in the heap instead of returning
+  // them to the kernel, so large runs do not pay a page fault per touched page per instruction.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  try {
+    return mmv::tool::dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const mmv::width_error& e) {
+    std::cerr << "mmvram: error: " << e.what() << " (raise --bits or lower --max-value)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "mmvram: error: " << e.what() << "\n";
+  }
+  return 2;
 }

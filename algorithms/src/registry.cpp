@@ -1,0 +1,306 @@
+// The algorithm table. Each runner loads the host input into the machine (scalar unit, free),
+// calls the algorithm, reads the result back and compares it with the sequential reference:
+// exactly for integers, within a rounding bound for floats (see tolerance()).
+#include "mmvram/algorithms/registry.hpp"
+
+#include "mmvram/algorithms/applications.hpp"
+#include "mmvram/algorithms/decayed_scan.hpp"
+#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/algorithms/scan.hpp"
+#include "mmvram/algorithms/segmented.hpp"
+#include "mmvram/algorithms/segmented_baselines.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace mmv {
+
+namespace {
+
+// Bound on |out - ref| for a float run over values whose absolute sum is `magnitude`: each of
+// the O(log n) levels of a scan rounds a partial sum no larger than the magnitude once.
+double tolerance(number_format f, std::int64_t n, double magnitude) {
+  if (f == number_format::integer) return 0;
+  const double unit_roundoff = f == number_format::float32 ? 0x1p-24 : 0x1p-53;
+  return 4 * unit_roundoff * static_cast<double>(ceil_log(std::max<std::int64_t>(n, 1), 2) + 2) * magnitude;
+}
+
+double abs_sum(const std::vector<real>& x) {
+  double s = 0;
+  for (auto v : x) s += std::fabs(v);
+  return s;
+}
+
+std::string format_value(word v) { return std::to_string(v); }
+std::string format_value(real v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+template <class T>
+algorithm_outcome compare(const std::vector<T>& got, const std::vector<T>& want, double tol) {
+  algorithm_outcome o;
+  o.output_length = static_cast<std::int64_t>(got.size());
+  o.tolerance = tol;
+  for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i]));
+  if (got.size() != want.size()) {
+    o.mismatch = "output has " + std::to_string(got.size()) + " values, the reference " + std::to_string(want.size());
+    return o;
+  }
+  o.verified = true;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double err = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+    const bool bad = std::is_same_v<T, word> ? got[i] != want[i] : !(err <= tol);
+    if (std::is_same_v<T, real>) o.max_abs_error = std::max(o.max_abs_error, std::isnan(err) ? INFINITY : err);
+    if (bad && o.verified)
+      o.mismatch = "index " + std::to_string(i) + ": got " + format_value(got[i]) + ", expected " + format_value(want[i]);
+    o.verified = o.verified && !bad;
+  }
+  return o;
+}
+
+// compare() plus the simulator time of the run.
+template <class T>
+algorithm_outcome checked(const std::vector<T>& got, const std::vector<T>& want, double tol, double seconds) {
+  auto o = compare(got, want, tol);
+  o.simulate_seconds = seconds;
+  return o;
+}
+
+// Times `body` (load, run, read back) and returns its host result.
+template <class F>
+auto timed(double& seconds, F body) {
+  const auto start = std::chrono::steady_clock::now();
+  auto result = body();
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+template <class T>
+const std::vector<T>& values_of(const algorithm_input& in) {
+  if constexpr (std::is_same_v<T, word>) return in.words;
+  else return in.reals;
+}
+
+// Unsegmented scans: out = inclusive_scan(x).
+template <class T, class Algo>
+algorithm_outcome run_scan_as(machine& m, const algorithm_input& in, Algo algo) {
+  const auto& x = values_of<T>(in);
+  double seconds = 0;
+  const auto got = timed(seconds, [&] { return m.read(algo(m, m.load<T>(x, "x"))); });
+  const double mag = std::is_same_v<T, real> ? abs_sum(in.reals) : 0;
+  return checked(got, reference::inclusive_scan(x), tolerance(m.config().format, in.n, mag), seconds);
+}
+
+// Segmented scans (sum = false) and sums (sum = true) of x with flags f.
+template <class T, class Algo>
+algorithm_outcome run_segmented_as(machine& m, const algorithm_input& in, bool sum, Algo algo) {
+  const auto& x = values_of<T>(in);
+  double seconds = 0;
+  const auto got = timed(seconds, [&] { return m.read(algo(m, m.load<T>(x, "x"), m.load<word>(in.flags, "f"))); });
+  const auto want = sum ? reference::segmented_sum(x, in.flags) : reference::segmented_scan(x, in.flags);
+  const double mag = std::is_same_v<T, real> ? abs_sum(in.reals) : 0;
+  return checked(got, want, tolerance(m.config().format, in.n, mag), seconds);
+}
+
+bool is_integer(const machine& m) { return m.config().format == number_format::integer; }
+
+// Entry makers for the two common signatures; `algo` is a generic lambda over vec<T>.
+template <class Algo>
+algorithm_entry::runner scan_runner(Algo algo) {
+  return [algo](machine& m, const algorithm_input& in) {
+    return is_integer(m) ? run_scan_as<word>(m, in, algo) : run_scan_as<real>(m, in, algo);
+  };
+}
+
+template <class Algo>
+algorithm_entry::runner segmented_runner(bool sum, Algo algo) {
+  return [sum, algo](machine& m, const algorithm_input& in) {
+    return is_integer(m) ? run_segmented_as<word>(m, in, sum, algo) : run_segmented_as<real>(m, in, sum, algo);
+  };
+}
+
+std::int64_t segments_of(const algorithm_input& in) {
+  return in.flags.empty() ? 0 : 1 + std::count(in.flags.begin() + 1, in.flags.end(), word{1});
+}
+
+// Decayed scans: h_j = a_j h_{j-1} + b_j, restarted at flags; checked against the double
+// reference within tolerance() of the magnitude of the same recurrence on |b|.
+algorithm_entry::runner decayed_runner(real_vec (*algo)(machine&, const real_vec&, const real_vec&, const word_vec&)) {
+  return [algo](machine& m, const algorithm_input& in) {
+    double seconds = 0;
+    const auto got = timed(seconds, [&] {
+      return m.read(algo(m, m.load<real>(in.decays, "a"), m.load<real>(in.reals, "b"), m.load<word>(in.flags, "f")));
+    });
+    std::vector<real> abs_b(in.reals.size());
+    std::transform(in.reals.begin(), in.reals.end(), abs_b.begin(), [](real v) { return std::fabs(v); });
+    const auto bound = reference::decayed_scan(in.decays, abs_b, in.flags);
+    const double mag = bound.empty() ? 0 : *std::max_element(bound.begin(), bound.end());
+    return checked(got, reference::decayed_scan(in.decays, in.reals, in.flags), tolerance(m.config().format, in.n, mag),
+                   seconds);
+  };
+}
+
+// SpMV: y = A v. The reference sums each row's products in double (integers: exactly); the
+// float tolerance scales with the sum of |a_rk v_k| over all entries, which SCD's speculative
+// scan runs through.
+algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
+  const csr_matrix& a = in.matrix;
+  double seconds = 0;
+  if (is_integer(m)) {  // the reference after the run: a width_error would have stopped it
+    const auto got = timed(seconds, [&] { return m.read(spmv_csr(m, a, m.load<word>(in.words, "v"))); });
+    std::vector<word> want(static_cast<std::size_t>(a.rows), 0);
+    for (std::int64_t r = 0; r < a.rows; ++r)
+      for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) want[r] += static_cast<word>(a.values[k]) * in.words[a.col_idx[k]];
+    return checked(got, want, 0, seconds);
+  }
+  csr_matrix rounded = a;
+  std::vector<real> v = in.reals;
+  if (m.config().format == number_format::float32) {
+    for (auto& x : rounded.values) x = static_cast<float>(x);
+    for (auto& x : v) x = static_cast<float>(x);
+  }
+  std::vector<real> want(static_cast<std::size_t>(a.rows), 0.0);
+  double mag = 0;
+  for (std::int64_t r = 0; r < a.rows; ++r)
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      want[r] += rounded.values[k] * v[a.col_idx[k]];
+      mag += std::fabs(rounded.values[k] * v[a.col_idx[k]]);
+    }
+  const auto got = timed(seconds, [&] { return m.read(spmv_csr(m, rounded, m.load<real>(v, "v"))); });
+  return checked(got, want, tolerance(m.config().format, in.n, mag), seconds);
+}
+
+std::optional<cost_prediction> predict_spmv(const algorithm_input& in, const machine_config& c) {
+  const auto& a = in.matrix;
+  std::int64_t nonempty = 0;
+  for (std::int64_t r = 0; r < a.rows; ++r) nonempty += a.row_ptr[r + 1] > a.row_ptr[r];
+  return spmv_csr_predicted_cost(a.rows, a.nonzeros(), nonempty, c.s,
+                                 c.format == number_format::integer ? c.word_bits : 0);
+}
+
+// The products' references are computed after the run: it raises width_error on any product
+// or sum that does not fit B <= 64 bits, so the host arithmetic below cannot overflow.
+algorithm_outcome run_elementwise_product(machine& m, const algorithm_input& in) {
+  double seconds = 0;
+  const auto got = timed(seconds, [&] {
+    return m.read(elementwise_product(m, m.load<word>(in.words, "x"), m.load<word>(in.words2, "y")));
+  });
+  std::vector<word> want(in.words.size());
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = in.words[i] * in.words2[i];
+  return checked(got, want, 0, seconds);
+}
+
+algorithm_outcome run_matrix_product(machine& m, const algorithm_input& in) {
+  const std::int64_t n = in.n;
+  double seconds = 0;
+  const auto got = timed(seconds, [&] {
+    return matrix_product(m, m.load<word>(in.words, "X"), m.load<word>(in.words2, "Y"), n);
+  });
+  std::vector<word> want(static_cast<std::size_t>(n * n), 0);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t k = 0; k < n; ++k)
+      for (std::int64_t j = 0; j < n; ++j) want[i * n + j] += in.words[i * n + k] * in.words2[k * n + j];
+  return checked(got, want, 0, seconds);
+}
+
+algorithm_entry::predictor by_size(cost_prediction (*f)(std::int64_t, int)) {
+  return [f](const algorithm_input& in, const machine_config& c) { return std::optional(f(in.n, c.s)); };
+}
+
+std::vector<algorithm_entry> make_table() {
+  std::vector<algorithm_entry> t;
+  const std::string scan_bits = "1 + ceil(log2(n max|x| + 1))";
+  const std::string segment_bits = "1 + ceil(log2(L max|x| + 1)), L = longest segment";
+  t.push_back({"hillis-steele-scan", "inclusive scan, Hillis-Steele doubling on the VCU", "VCU only", "2 ceil(log2 n)",
+               "O(n log n)", scan_bits, input_shape::values, true, true,
+               scan_runner([](machine& m, const auto& x) { return hillis_steele_scan(m, x); }),
+               by_size(&hillis_steele_predicted_cost)});
+  t.push_back({"brent-kung-scan", "inclusive scan, Brent-Kung up/down sweep on the VCU", "VCU only", "O(log n)",
+               "O(n)", scan_bits, input_shape::values, true, true,
+               scan_runner([](machine& m, const auto& x) { return brent_kung_scan(m, x); }),
+               by_size(&brent_kung_predicted_cost)});
+  t.push_back({"matmul-scan", "inclusive scan, MatMulScan up/down sweep on the MMU", "MMU+VCU", "O(log_s n)",
+               "O(n s)", scan_bits, input_shape::values, true, true,
+               scan_runner([](machine& m, const auto& x) { return matmul_scan(m, x); }),
+               by_size(&matmul_scan_predicted_cost)});
+  t.push_back({"schwartz-segmented-scan", "segmented scan, Schwartz operator transform on (flag, value) pairs",
+               "VCU only", "5 ceil(log2 n) - 1", "O(n log n)", segment_bits, input_shape::segmented, true, true,
+               segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return schwartz_segmented_scan(m, x, f); }),
+               by_size(&schwartz_segmented_scan_predicted_cost)});
+  t.push_back({"min-index-segmented-scan", "segmented scan, Sengupta's min-index (direct) form", "VCU only",
+               "6 ceil(log2 n) + 3", "O(n log n)", segment_bits, input_shape::segmented, true, true,
+               segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return min_index_segmented_scan(m, x, f); }),
+               by_size(&min_index_segmented_scan_predicted_cost)});
+  t.push_back({"scd", "segmented sum, SCD = DIFF o COMPRESS o SCAN", "MMU+VCU", "O(log_s n)", "O(n s)", scan_bits,
+               input_shape::segmented, true, true,
+               segmented_runner(true, [](machine& m, const auto& x, const word_vec& f) { return scd_segmented_sum(m, x, f); }),
+               [](const algorithm_input& in, const machine_config& c) {
+                 return std::optional(scd_predicted_cost(in.n, c.s, segments_of(in)));
+               }});
+  t.push_back({"sscr", "segmented scan, SSCR = REVERT o COMPRESS o (SCAN x, SCAN f)", "MMU+VCU", "O(log_s n)",
+               "O(n s)", scan_bits, input_shape::segmented, true, true,
+               segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return sscr_segmented_scan(m, x, f); }),
+               [](const algorithm_input& in, const machine_config& c) {
+                 return std::optional(sscr_predicted_cost(in.n, c.s, segments_of(in)));
+               }});
+  t.push_back({"block-sscr", "segmented scan, block-recursive SSCR with REVSPEC", "MMU+VCU", "O(log_s n)",
+               "O(n s)", "1 + ceil(log2(min(n, s L) max|x| + 1))", input_shape::segmented, true, true,
+               segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return block_sscr_segmented_scan(m, x, f); }),
+               by_size(&block_sscr_predicted_cost)});
+  t.push_back({"decayed-scan-stable", "decayed segmented scan h = a h + b, exp(segsum(log a)) blocks on the MMU",
+               "MMU+VCU", "O(log_s n)", "O(n s)", "float format; indices < n", input_shape::decayed, false, true,
+               decayed_runner(&decayed_scan_stable), by_size(&decayed_scan_stable_predicted_cost)});
+  t.push_back({"decayed-scan-unstable", "decayed segmented scan by differences of one scan of log a (breaks down)",
+               "MMU+VCU", "O(log_s n)", "O(n s)", "float format; fails once -sum log a > ~88 (f32)",
+               input_shape::decayed, false, true, decayed_runner(&decayed_scan_unstable),
+               [](const algorithm_input&, const machine_config&) { return std::optional<cost_prediction>(); }});
+  t.push_back({"spmv", "CSR sparse matrix times vector, GATHER -> MULT -> SCD", "MMU+VCU", "O(log_s nnz + log_s B)",
+               "O(nnz s)", "1 + ceil(log2(nnz max|a v| + 1)) (integer)", input_shape::sparse_matrix, true, true,
+               &run_spmv, &predict_spmv});
+  t.push_back({"elementwise-product", "x_i * y_i of B-bit integers: weighted MMU row sums of bit copies, ceil(log_s(B-1)) levels",
+               "MMU+VCU", "O(log_s B)", "O(n B s)", "1 + ceil(log2(max|x y| + 1))",
+               input_shape::vector_pair, true, false, &run_elementwise_product,
+               [](const algorithm_input& in, const machine_config& c) {
+                 return std::optional(elementwise_product_predicted_cost(in.n, c.s, c.word_bits));
+               }});
+  t.push_back({"matrix-product", "n x n integer matrix product: n^3 products, one SCD with segments of n",
+               "MMU+VCU", "O(log_s B + log_s n)", "O(n^3 B s)", "1 + ceil(log2(n^3 max|x y| + 1))",
+               input_shape::matrix_pair, true, false, &run_matrix_product,
+               [](const algorithm_input& in, const machine_config& c) {
+                 return std::optional(matrix_product_predicted_cost(in.n, c.s, c.word_bits));
+               }});
+  return t;
+}
+
+}  // namespace
+
+const char* to_string(input_shape shape) {
+  switch (shape) {
+    case input_shape::values: return "x";
+    case input_shape::segmented: return "x, flags";
+    case input_shape::decayed: return "a, b, flags";
+    case input_shape::sparse_matrix: return "CSR matrix, v";
+    case input_shape::vector_pair: return "x, y";
+    case input_shape::matrix_pair: return "X, Y (n x n)";
+  }
+  return "?";
+}
+
+const std::vector<algorithm_entry>& algorithm_table() {
+  static const std::vector<algorithm_entry> table = make_table();
+  return table;
+}
+
+const algorithm_entry& find_algorithm(const std::string& name) {
+  for (const auto& e : algorithm_table())
+    if (e.name == name) return e;
+  std::string known;
+  for (const auto& e : algorithm_table()) known += (known.empty() ? "" : ", ") + e.name;
+  throw model_error("unknown algorithm '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace mmv

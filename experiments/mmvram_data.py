@@ -1,0 +1,96 @@
+"""Loading the numbers the plots draw: the CSVs of `mmvram sweep`/`run --report csv` (schema in
+docs/tool.md) and the GPU JSON of `mmvram-gpu bench` (schema in gpu/README.md). Nothing here
+knows how the numbers were produced."""
+import csv
+import json
+import math
+import pathlib
+
+INT_COLUMNS = {
+    "word_bits", "s", "n", "seed", "segments", "steps", "mmu_steps", "vcu_steps", "depth_steps",
+    "mmu_tile_products", "mmu_multiply_adds", "vcu_work_element_ops", "work_total_ops", "words_read",
+    "words_written", "scalar_ops", "output_length", "bigbird_block", "bigbird_random",
+}
+FLOAT_COLUMNS = {"density", "max_abs_error", "tolerance", "wall_time_s"}
+
+# Algorithms by unit mix: the VCU-only ones do not use s.
+VCU_ONLY = ["hillis-steele-scan", "brent-kung-scan", "schwartz-segmented-scan", "min-index-segmented-scan"]
+VCU_SEGMENTED = ["schwartz-segmented-scan", "min-index-segmented-scan"]
+MMU = ["matmul-scan", "scd", "sscr", "block-sscr"]
+
+
+def _convert(row):
+    out = {}
+    for key, value in row.items():
+        if key in INT_COLUMNS:
+            out[key] = int(value) if value not in ("", None) else None
+        elif key in FLOAT_COLUMNS:
+            out[key] = float(value) if value not in ("", None) else None
+        elif key in ("verified", "prediction_matches"):
+            out[key] = value == "true"
+        else:
+            out[key] = value
+    return out
+
+
+def read_csv(path):
+    """Rows of one CSV as dicts with numbers converted; [] when the file is missing."""
+    path = pathlib.Path(path)
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return [_convert(r) for r in csv.DictReader(f)]
+
+
+def good(rows):
+    """Rows that ran to the end and verified."""
+    return [r for r in rows if r.get("verified") and not r.get("error")]
+
+
+def select(rows, **where):
+    """Rows whose fields equal every keyword; sorted by n."""
+    picked = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+    return sorted(picked, key=lambda r: (r["n"], r.get("s", 0)))
+
+
+def series(rows, y, x="n"):
+    """(xs, ys) of one field against another, skipping missing values."""
+    pts = [(r[x], r[y]) for r in rows if r.get(x) is not None and r.get(y) is not None]
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def bound_log_s(n, s):
+    return math.log(n) / math.log(s) if n > 1 else 0.0
+
+
+def bound_vcu(n):
+    """log2 n / log2 log2 n: the VCU-only lower bound's shape (constant factor 1)."""
+    if n < 4:
+        return 1.0
+    return math.log2(n) / math.log2(math.log2(n))
+
+
+def best_vcu_steps(vcu):
+    """n -> the fewest steps of a VCU-only segmented scan (the baselines SSCR competes with)."""
+    best = {}
+    for r in vcu:
+        if r["algorithm"] in VCU_SEGMENTED:
+            best[r["n"]] = min(best.get(r["n"], r["steps"]), r["steps"])
+    return best
+
+
+def read_gpu_bench(results_dir):
+    """Rows of every `mmvram-gpu-bench/1` JSON in results_dir, each with its file's GPU name."""
+    rows = []
+    for path in sorted(pathlib.Path(results_dir).glob("*.json")):
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or doc.get("schema") != "mmvram-gpu-bench/1":
+            continue
+        gpu = doc.get("gpu", {}).get("name", path.stem)
+        for r in doc.get("rows", []):
+            if "error" not in r and r.get("throughput_gitems_per_s") is not None:
+                rows.append(dict(r, gpu=gpu, source=path.name))
+    return rows

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Regenerates every figure and table of the project into experiments/out/ (docs/reproduce.md):
+#   1. CSVs from `mmvram sweep` (resumable: rerunning only adds missing rows),
+#   2. the BigBird SpMV table and the DAG pictures from `mmvram run`,
+#   3. the plots and experiments/out/summary.md from experiments/plot.py (CSV/JSON only; GPU
+#      results in experiments/results/*.json are plotted when present).
+# Environment:
+#   MMVRAM       the mmvram binary (default: build/cpu/tools/mmvram)
+#   MMVRAM_OUT   output directory (default: experiments/out)
+#   MMVRAM_FULL  1: n up to 2^24 and every BigBird block size (slow); default: n up to 2^20
+#   MMVRAM_JOBS  parallel runs per sweep (default: every core)
+#   MMVRAM_FRESH 1: delete the previous CSVs first instead of resuming them
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tool=${MMVRAM:-$root/build/cpu/tools/mmvram}
+out=${MMVRAM_OUT:-$root/experiments/out}
+full=${MMVRAM_FULL:-0}
+jobs=${MMVRAM_JOBS:-$(nproc)}
+if [[ ! -x $tool ]]; then
+  echo "run_all.sh: no mmvram binary at $tool (build first, or set MMVRAM)" >&2
+  exit 2
+fi
+mkdir -p "$out"
+if [[ ${MMVRAM_FRESH:-0} == 1 ]]; then rm -f "$out"/*.csv; fi
+
+if [[ $full == 1 ]]; then n_max=2^24; bigbird_blocks="2 4 16 64"; else n_max=2^20; bigbird_blocks="2 4"; fi
+s_list=2,4,8,16,32,128
+# A sweep exits 1 when some of its points failed verification (recorded in the CSV, listed in
+# summary.md): keep going. Exit code 2 (bad usage) stops the script.
+sweep() {
+  echo "== mmvram sweep $*" >&2
+  local rc=0
+  "$tool" sweep "$@" --jobs "$jobs" || rc=$?
+  if ((rc == 1)); then echo "run_all.sh: some points failed verification (see summary.md)" >&2; fi
+  if ((rc > 1)); then exit "$rc"; fi
+}
+
+# Steps and work against n, every s: the MMU algorithms, and the VCU-only ones (s-independent).
+sweep matmul-scan scd sscr block-sscr --n "2^2..$n_max" --s $s_list --mean-length 32 --out "$out/steps_mmu.csv"
+sweep hillis-steele-scan brent-kung-scan schwartz-segmented-scan min-index-segmented-scan \
+  --n "2^2..$n_max" --s 16 --mean-length 32 --out "$out/steps_vcu.csv"
+# The float algorithms: decayed scans (the unstable one fails verification by design) and SpMV.
+sweep decayed-scan-stable spmv --format float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
+  --out "$out/steps_float.csv"
+sweep decayed-scan-unstable --format float32 --n "2^2..2^16" --s 16 --density 0 \
+  --out "$out/unstable_float32.csv"
+# The integer products, whose steps depend on the word width B.
+sweep elementwise-product --n 2^6 --s 2,4,16 --bits 12,16,24,32,48,64 --out "$out/bits.csv"
+sweep matrix-product --n 8 --s 2,4,16 --bits 24,32,48,64 --out "$out/bits.csv"
+sweep sscr block-sscr --n 2^12 --s 2,4,16 --bits 24,32,48,64 --out "$out/bits.csv"
+sweep matrix-product --n 2..32 --s 2,4,16 --bits 64 --out "$out/matrix_product.csv"
+# Work of the compress step against the segment density.
+sweep scd sscr block-sscr schwartz-segmented-scan --n 2^16 --s 16 \
+  --density 0,0.0001,0.001,0.01,0.03125,0.1,0.3,1 --out "$out/density.csv"
+
+# SpMV on BigBird sparse-attention matrices (n = 65536, r random blocks, 1 window, 2 global).
+bigbird="$out/bigbird_spmv.csv"
+for b in $bigbird_blocks; do
+  for r in 2 4 8; do
+    if [[ -f $bigbird ]] && grep -q "^spmv,.*,bigbird,.*#b=$b,r=$r\$" "$bigbird" 2>/dev/null; then continue; fi
+    echo "== mmvram run spmv --bigbird $b,$r,1,2 --n 65536" >&2
+    row=$("$tool" run spmv --bigbird "$b,$r,1,2" --n 65536 --s 16 --format float64 --report csv)
+    [[ -f $bigbird ]] || echo "$(head -1 <<<"$row"),bigbird_block,bigbird_random" >"$bigbird"
+    echo "$(tail -1 <<<"$row"),$b,$r" >>"$bigbird"
+  done
+done
+
+# The DAGs of SSCR and SCD on the seeds' example (n = 8, s = 2), drawn by Graphviz.
+for algo in sscr scd; do
+  "$tool" run "$algo" --s 2 --values "$root/experiments/inputs/seed001_x.txt" \
+    --flags "$root/experiments/inputs/seed001_f.txt" --dag "$out/dag_$algo.dot" >/dev/null
+  if command -v dot >/dev/null; then
+    dot -Tsvg "$out/dag_$algo.dot" -o "$out/dag_$algo.svg"
+    dot -Tpng "$out/dag_$algo.dot" -o "$out/dag_$algo.png"
+  else
+    echo "run_all.sh: Graphviz 'dot' not found; kept $out/dag_$algo.dot only" >&2
+  fi
+done
+
+python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
+echo "run_all.sh: figures and summary in $out" >&2

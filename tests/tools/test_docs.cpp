@@ -1,0 +1,116 @@
+// The tool output shown in the docs is the tool's output: every `<!-- mmvram: ARGS -->` block
+// of docs/walkthrough.md and docs/tool.md is re-run and compared line by line (only the wall
+// time's value may differ). Also: docs/tool.md documents every CSV column, and the
+// walkthrough's results are the seeds' published answers.
+#include "catch.hpp"
+#include "tool_process.hpp"
+
+#include <regex>
+
+using mmv::test::read_text;
+using mmv::test::run_tool;
+
+namespace {
+
+const std::string source_dir = MMVRAM_SOURCE_DIR;
+
+struct doc_block {
+  std::string args, body;
+};
+
+std::vector<doc_block> blocks_of(const std::string& page) {
+  std::vector<doc_block> blocks;
+  const std::string text = read_text(source_dir + "/docs/" + page);
+  const std::regex marker("<!-- mmvram: (.*?) -->\n```text\n");
+  for (std::sregex_iterator it(text.begin(), text.end(), marker), end; it != end; ++it) {
+    const auto start = static_cast<std::size_t>(it->position() + it->length());
+    const auto stop = text.find("```", start);
+    blocks.push_back({(*it)[1].str(), text.substr(start, stop - start)});
+  }
+  return blocks;
+}
+
+std::vector<std::string> split_args(const std::string& args) {
+  std::vector<std::string> out;
+  std::istringstream in(args);
+  for (std::string a; in >> a;) out.push_back(a);
+  return out;
+}
+
+// Lines with the wall time's value blanked (it is the only non-deterministic output): the
+// table's "  wall time: ..." line and the JSON's "wall_time_s" field.
+std::vector<std::string> normalized_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("  wall time: ", 0) == 0) l = "  wall time: <t>";
+    if (l.rfind("  \"wall_time_s\": ", 0) == 0) l = "  \"wall_time_s\": <t>";
+    lines.push_back(l);
+  }
+  return lines;
+}
+
+void check_page(const std::string& page, std::size_t at_least) {
+  const auto blocks = blocks_of(page);
+  CHECK(blocks.size() >= at_least);
+  for (const auto& b : blocks) {
+    INFO(page << ": mmvram " << b.args << "  (regenerate with experiments/update_docs.py)");
+    const auto r = run_tool(split_args(b.args), source_dir);
+    INFO(r.err);
+    CHECK((r.code == 0 || r.code == 1));
+    const auto want = normalized_lines(b.body), got = normalized_lines(r.out);
+    CHECK(got.size() == want.size());
+    for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+      INFO("line " << i + 1);
+      CHECK(got[i] == want[i]);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("docs/walkthrough.md shows the tool's real output") { check_page("walkthrough.md", 4); }
+
+TEST_CASE("docs/tool.md shows the tool's real output") { check_page("tool.md", 2); }
+
+TEST_CASE("the walkthrough's runs give the seeds' published answers") {
+  const std::string x = "experiments/inputs/seed001_x.txt", f = "experiments/inputs/seed001_f.txt";
+  auto r = run_tool({"run", "scd", "--s", "4", "--values", x, "--flags", f}, source_dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("output     [4 7 6] (3 values)") != std::string::npos);
+  r = run_tool({"run", "sscr", "--s", "2", "--values", x, "--flags", f}, source_dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("output     [2 4 3 6 7 3 4 6] (8 values)") != std::string::npos);
+  for (const std::string algo : {"schwartz-segmented-scan", "block-sscr", "sscr"}) {
+    r = run_tool({"run", algo, "--s", "4", "--values", "experiments/inputs/seed000_a.txt", "--flags",
+                  "experiments/inputs/seed000_f.txt"},
+                 source_dir);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("output     [3 4 7 7 11 1 7 3] (8 values)") != std::string::npos);
+  }
+}
+
+TEST_CASE("docs/tool.md documents every CSV column") {
+  const std::string doc = read_text(source_dir + "/docs/tool.md");
+  const auto r = run_tool({"run", "matmul-scan", "--n", "4", "--report", "csv"});
+  REQUIRE(r.code == 0);
+  std::istringstream header(r.out.substr(0, r.out.find('\n')));
+  int columns = 0;
+  for (std::string col; std::getline(header, col, ',');) {
+    CAPTURE(col);
+    CHECK(doc.find("| `" + col + "` |") != std::string::npos);
+    ++columns;
+  }
+  CHECK(columns >= 30);
+}
+
+TEST_CASE("docs/README.md links every page of docs/ and docs/algorithms/") {
+  const std::string index = read_text(source_dir + "/docs/README.md");
+  for (const auto& dir : {std::string("/docs"), std::string("/docs/algorithms")})
+    for (const auto& entry : std::filesystem::directory_iterator(source_dir + dir)) {
+      if (entry.path().extension() != ".md" || entry.path().filename() == "README.md") continue;
+      const std::string link = (dir == "/docs" ? "" : "algorithms/") + entry.path().filename().string();
+      CAPTURE(link);
+      CHECK(index.find("](" + link + ")") != std::string::npos);
+    }
+}

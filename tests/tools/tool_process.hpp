@@ -1,0 +1,80 @@
+// Running the built `mmvram` binary from a test: arguments in, exit code, stdout and stderr
+// out; plus a scratch directory per test and small file helpers.
+#pragma once
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace mmv::test {
+
+struct tool_result {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// A fresh directory under the system temp dir, removed when the object dies.
+struct scratch_dir {
+  std::filesystem::path path;
+  explicit scratch_dir(const std::string& name) {
+    path = std::filesystem::temp_directory_path() / ("mmvram-test-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~scratch_dir() { std::filesystem::remove_all(path); }
+  std::filesystem::path operator/(const std::string& f) const { return path / f; }
+};
+
+inline std::string shell_quote(const std::string& a) {
+  std::string q = "'";
+  for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs `mmvram args...` (in `cwd` when given) and captures everything.
+inline tool_result run_tool(const std::vector<std::string>& args, const std::string& cwd = "") {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string tag = std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const auto out = dir / ("mmvram-out-" + tag), err = dir / ("mmvram-err-" + tag);
+  std::string cmd = (cwd.empty() ? "" : "cd " + shell_quote(cwd) + " && ") + shell_quote(MMVRAM_TOOL);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+  const int status = std::system(cmd.c_str());
+  tool_result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+// The value of a top-level "key": value in the tool's JSON (numbers, booleans, strings).
+inline std::string json_field(const std::string& json, const std::string& key) {
+  const std::string needle = "\n  \"" + key + "\": ";
+  const auto at = json.find(needle);
+  if (at == std::string::npos) return "<missing>";
+  const auto start = at + needle.size();
+  const auto end = json.find_first_of(",\n", start);
+  std::string v = json.substr(start, end - start);
+  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  return v;
+}
+
+}  // namespace mmv::test

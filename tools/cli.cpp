@@ -1,0 +1,260 @@
+// Parsing of `mmvram` command lines. Every option is `--name value` or `--name=value`;
+// switches (--trace, --signed, --quiet) take no value. Range checks live here so that a bad
+// option fails before any work starts.
+#include "cli.hpp"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <thread>
+
+namespace mmv::tool {
+
+namespace {
+
+using handler = std::function<void(const std::string&)>;
+
+// Walks the arguments: positional ones go to `positional`, options to their handler.
+void walk(const std::vector<std::string>& args, const std::map<std::string, handler>& options,
+          const std::map<std::string, std::function<void()>>& switches,
+          const std::function<void(const std::string&)>& positional) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0 || a == "--") {
+      positional(a);
+      continue;
+    }
+    std::string name = a, value;
+    const auto eq = a.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) name = a.substr(0, eq), value = a.substr(eq + 1);
+    if (auto sw = switches.find(name); sw != switches.end()) {
+      if (inline_value) throw usage_error("option " + name + " takes no value");
+      sw->second();
+      continue;
+    }
+    auto opt = options.find(name);
+    if (opt == options.end()) throw usage_error("unknown option " + name + " (see mmvram help)");
+    if (!inline_value) {
+      if (i + 1 >= args.size()) throw usage_error("option " + name + " needs a value");
+      value = args[++i];
+    }
+    opt->second(value);
+  }
+}
+
+int parse_int_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = parse_count(text, what);
+  if (v < lo || v > hi)
+    throw usage_error(what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " +
+                      text + ")");
+  return static_cast<int>(v);
+}
+
+double check_density(double d, const std::string& text) {
+  if (!(d >= 0.0 && d <= 1.0)) throw usage_error("--density must be in [0, 1] (got " + text + ")");
+  return d;
+}
+
+double density_of_mean_length(const std::string& text) {
+  const double l = parse_real(text, "--mean-length");
+  if (!(l >= 1.0)) throw usage_error("--mean-length must be at least 1 (got " + text + ")");
+  return 1.0 / l;
+}
+
+report_format parse_report(const std::string& text) {
+  if (text == "table") return report_format::table;
+  if (text == "json") return report_format::json;
+  if (text == "csv") return report_format::csv;
+  throw usage_error("--report must be table, json or csv (got " + text + ")");
+}
+
+number_format parse_format(const std::string& text) {
+  try {
+    return parse_number_format(text);
+  } catch (const model_error& e) {
+    throw usage_error(std::string("--format: ") + e.what());
+  }
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(sep, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+std::int64_t parse_count(const std::string& text, const std::string& what) {
+  const auto bad = [&] { return usage_error(what + ": expected a count like 1024 or 2^10 (got '" + text + "')"); };
+  const auto digits = [&](const std::string& t) {
+    if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) throw bad();
+    return std::stoll(t);
+  };
+  const auto caret = text.find('^');
+  if (caret == std::string::npos) return digits(text);
+  const std::int64_t base = digits(text.substr(0, caret)), exp = digits(text.substr(caret + 1));
+  __int128 v = 1;
+  for (std::int64_t k = 0; k < exp; ++k) {
+    v *= base;
+    if (v > (__int128{1} << 62)) throw usage_error(what + ": " + text + " is too large");
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+std::vector<std::int64_t> parse_count_list(const std::string& text, const std::string& what) {
+  std::vector<std::int64_t> out;
+  for (const auto& item : split(text, ',')) {
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      out.push_back(parse_count(item, what));
+      continue;
+    }
+    std::string hi_text = item.substr(dots + 2);
+    std::int64_t factor = 2;
+    if (const auto colon = hi_text.find(':'); colon != std::string::npos) {
+      factor = parse_count(hi_text.substr(colon + 1), what + " range factor");
+      hi_text = hi_text.substr(0, colon);
+    }
+    const std::int64_t lo = parse_count(item.substr(0, dots), what), hi = parse_count(hi_text, what);
+    if (factor < 2 || lo < 1 || lo > hi) throw usage_error(what + ": bad range '" + item + "'");
+    for (std::int64_t v = lo; v <= hi; v *= factor) out.push_back(v);
+  }
+  return out;
+}
+
+double parse_real(const std::string& text, const std::string& what) {
+  const auto parts = split(text, '/');
+  if (parts.size() > 2) throw usage_error(what + ": expected a number like 0.01 or 1/32 (got '" + text + "')");
+  double v = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(parts[i], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != parts[i].size() || !std::isfinite(x))
+      throw usage_error(what + ": expected a number like 0.01 or 1/32 (got '" + text + "')");
+    v = i == 0 ? x : v / x;
+  }
+  return v;
+}
+
+run_options parse_run(const std::vector<std::string>& args) {
+  run_options o;
+  bool bits_given = false, density_given = false;
+  auto& in = o.input;
+  const std::map<std::string, handler> options{
+      {"--n", [&](const std::string& v) {
+         in.n = parse_count(v, "--n");
+         if (in.n < 1) throw usage_error("--n must be at least 1 (got " + v + ")");
+       }},
+      {"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
+      {"--bits", [&](const std::string& v) { o.bits = parse_int_in(v, "--bits", 2, 64), bits_given = true; }},
+      {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
+      {"--density", [&](const std::string& v) {
+         if (density_given) throw usage_error("give only one of --density and --mean-length");
+         in.density = check_density(parse_real(v, "--density"), v), density_given = true;
+       }},
+      {"--mean-length", [&](const std::string& v) {
+         if (density_given) throw usage_error("give only one of --density and --mean-length");
+         in.density = density_of_mean_length(v), density_given = true;
+       }},
+      {"--seed", [&](const std::string& v) { in.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
+      {"--max-value", [&](const std::string& v) { in.max_value = parse_count(v, "--max-value"); }},
+      {"--values", [&](const std::string& v) { in.values_file = v; }},
+      {"--flags", [&](const std::string& v) { in.flags_file = v; }},
+      {"--decays", [&](const std::string& v) { in.decays_file = v; }},
+      {"--values2", [&](const std::string& v) { in.values2_file = v; }},
+      {"--matrix", [&](const std::string& v) { in.matrix_file = v; }},
+      {"--vector", [&](const std::string& v) { in.vector_file = v; }},
+      {"--bigbird", [&](const std::string& v) {
+         in.bigbird = parse_count_list(v, "--bigbird");
+         if (in.bigbird.size() < 2 || in.bigbird.size() > 4 || in.bigbird[0] < 1)
+           throw usage_error("--bigbird takes BLOCK,RANDOM[,WINDOW[,GLOBAL]] (got " + v + ")");
+       }},
+      {"--report", [&](const std::string& v) { o.report = parse_report(v); }},
+      {"--dag", [&](const std::string& v) { o.dag_file = v; }},
+  };
+  const std::map<std::string, std::function<void()>> switches{
+      {"--trace", [&] { o.trace = true; }}, {"--signed", [&] { in.signed_values = true; }}};
+  walk(args, options, switches, [&](const std::string& p) {
+    if (!o.algorithm.empty()) throw usage_error("run takes one algorithm (got '" + o.algorithm + "' and '" + p + "')");
+    o.algorithm = p;
+  });
+  if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
+  if (!bits_given && o.format == number_format::float64) o.bits = 64;
+  if (o.trace && o.report == report_format::csv) throw usage_error("--trace needs --report table or json");
+  if (!in.flags_file.empty() && in.values_file.empty()) throw usage_error("--flags needs --values");
+  if (!in.vector_file.empty() && in.matrix_file.empty()) throw usage_error("--vector needs --matrix");
+  return o;
+}
+
+sweep_options parse_sweep(const std::vector<std::string>& args) {
+  sweep_options o;
+  bool bits_given = false;
+  const std::map<std::string, handler> options{
+      {"--n", [&](const std::string& v) { o.ns = parse_count_list(v, "--n"); }},
+      {"--s", [&](const std::string& v) {
+         o.ss.clear();
+         for (auto s : parse_count_list(v, "--s")) o.ss.push_back(parse_int_in(std::to_string(s), "--s", 2, 4096));
+       }},
+      {"--bits", [&](const std::string& v) {
+         o.bits.clear(), bits_given = true;
+         for (auto b : parse_count_list(v, "--bits")) o.bits.push_back(parse_int_in(std::to_string(b), "--bits", 2, 64));
+       }},
+      {"--density", [&](const std::string& v) {
+         o.densities.clear();
+         for (const auto& d : split(v, ',')) o.densities.push_back(check_density(parse_real(d, "--density"), d));
+       }},
+      {"--mean-length", [&](const std::string& v) {
+         o.densities.clear();
+         for (const auto& l : split(v, ',')) o.densities.push_back(density_of_mean_length(l));
+       }},
+      {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
+      {"--seed", [&](const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
+      {"--out", [&](const std::string& v) { o.out = v; }},
+      {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
+  };
+  const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }}};
+  walk(args, options, switches, [&](const std::string& p) { o.algorithms.push_back(p); });
+  if (o.algorithms.empty()) throw usage_error("sweep needs at least one algorithm name (see mmvram list)");
+  if (o.out.empty()) throw usage_error("sweep needs --out FILE.csv");
+  if (o.ns.empty()) o.ns = parse_count_list("2^10..2^16", "--n");
+  for (auto n : o.ns)
+    if (n < 1) throw usage_error("--n must be at least 1");
+  if (o.ss.empty()) o.ss = {16};
+  if (o.bits.empty()) o.bits = {o.format == number_format::float64 && !bits_given ? 64 : 32};
+  if (o.densities.empty()) o.densities = {0.05};
+  if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return o;
+}
+
+list_options parse_list(const std::vector<std::string>& args) {
+  list_options o;
+  walk(args, {{"--report", [&](const std::string& v) { o.report = parse_report(v); }}}, {},
+       [](const std::string& p) { throw usage_error("list takes no argument (got '" + p + "')"); });
+  if (o.report == report_format::csv) throw usage_error("list prints --report table or json");
+  return o;
+}
+
+instructions_options parse_instructions(const std::vector<std::string>& args) {
+  instructions_options o;
+  walk(args,
+       {{"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
+        {"--m", [&](const std::string& v) {
+           o.m = parse_count(v, "--m");
+           if (o.m < 1) throw usage_error("--m must be at least 1");
+         }}},
+       {}, [](const std::string& p) { throw usage_error("instructions takes no argument (got '" + p + "')"); });
+  return o;
+}
+
+}  // namespace mmv::tool

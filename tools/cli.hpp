@@ -1,0 +1,81 @@
+// Command-line parsing for `mmvram`: the options of each command, the number syntax
+// (1024, 2^10, ranges 2^10..2^24), and the usage error that maps to exit code 2.
+#pragma once
+#include "mmvram/model/types.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mmv::tool {
+
+// A malformed command line or an out-of-range option: one line on stderr, exit code 2.
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class report_format { table, json, csv };
+
+// Where the values of a run come from and how random ones are drawn.
+struct input_options {
+  std::int64_t n = 1024;
+  double density = 0.05;                // probability that a position starts a segment
+  std::uint64_t seed = 1;
+  std::optional<std::int64_t> max_value;  // integer values drawn in [0, M] (or [-M, M])
+  bool signed_values = false;
+  std::string values_file, flags_file, decays_file, values2_file, matrix_file, vector_file;
+  std::vector<std::int64_t> bigbird;  // SpMV on a BigBird matrix: block, random[, window, global]
+  bool from_files() const { return !values_file.empty() || !matrix_file.empty(); }
+};
+
+struct run_options {
+  std::string algorithm;
+  int s = 16;
+  int bits = 32;
+  number_format format = number_format::integer;
+  input_options input;
+  report_format report = report_format::table;
+  std::string dag_file;
+  bool trace = false;
+};
+
+struct sweep_options {
+  std::vector<std::string> algorithms;
+  std::vector<std::int64_t> ns;
+  std::vector<int> ss;
+  std::vector<int> bits;
+  std::vector<double> densities;
+  number_format format = number_format::integer;
+  std::uint64_t seed = 1;
+  std::string out;
+  int jobs = 0;  // 0: every available core
+  bool quiet = false;
+};
+
+struct list_options {
+  report_format report = report_format::table;
+};
+
+struct instructions_options {
+  int s = 16;
+  std::int64_t m = 1024;
+};
+
+// The parsers take the arguments after the command word; they throw usage_error.
+run_options parse_run(const std::vector<std::string>& args);
+sweep_options parse_sweep(const std::vector<std::string>& args);
+list_options parse_list(const std::vector<std::string>& args);
+instructions_options parse_instructions(const std::vector<std::string>& args);
+
+// "1024", "2^10": a non-negative integer. Throws usage_error naming `what`.
+std::int64_t parse_count(const std::string& text, const std::string& what);
+// A comma-separated list of counts and ranges A..B (doubling) or A..B:F (factor F).
+std::vector<std::int64_t> parse_count_list(const std::string& text, const std::string& what);
+// "0.01", "1/32": a real number.
+double parse_real(const std::string& text, const std::string& what);
+
+std::string usage_text();
+
+}  // namespace mmv::tool

@@ -1,0 +1,125 @@
+// Readers of the input files: text or binary vectors and Matrix Market matrices. Every
+// problem (missing file, a token that is not a number, a truncated binary file) is one
+// usage_error naming the file and the position.
+#include "inputs.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace mmv::tool {
+
+namespace {
+
+std::string extension_of(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? std::string() : path.substr(dot + 1);
+}
+
+std::ifstream open(const std::string& path, const std::string& what, bool binary) {
+  std::ifstream in(path, binary ? std::ios::binary : std::ios::in);
+  if (!in) throw usage_error("cannot open " + what + " file '" + path + "'");
+  return in;
+}
+
+template <class E, class T>
+std::vector<T> decode(const std::string& bytes, const std::string& path, const std::string& what) {
+  if (bytes.size() % sizeof(E) != 0)
+    throw usage_error(what + " file '" + path + "': " + std::to_string(bytes.size()) +
+                      " bytes is not a whole number of " + std::to_string(sizeof(E)) + "-byte elements");
+  std::vector<T> out(bytes.size() / sizeof(E));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    E e;
+    std::memcpy(&e, bytes.data() + i * sizeof(E), sizeof(E));
+    out[i] = static_cast<T>(e);
+  }
+  return out;
+}
+
+// Raw little-endian elements, typed by the extension; false when the name is not binary.
+template <class T>
+bool read_binary(const std::string& path, const std::string& what, std::vector<T>& out) {
+  const std::string ext = extension_of(path);
+  if (ext != "u8" && ext != "i32" && ext != "i64" && ext != "f32" && ext != "f64") return false;
+  if constexpr (std::is_same_v<T, word>) {
+    if (ext == "f32" || ext == "f64")
+      throw usage_error(what + " file '" + path + "' holds floats but this run needs integers");
+  }
+  auto in = open(path, what, true);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  if (ext == "u8") out = decode<std::uint8_t, T>(bytes, path, what);
+  if (ext == "i32") out = decode<std::int32_t, T>(bytes, path, what);
+  if (ext == "i64") out = decode<std::int64_t, T>(bytes, path, what);
+  if (ext == "f32") out = decode<float, T>(bytes, path, what);
+  if (ext == "f64") out = decode<double, T>(bytes, path, what);
+  return true;
+}
+
+template <class T>
+std::vector<T> read_text(const std::string& path, const std::string& what) {
+  auto in = open(path, what, false);
+  std::vector<T> out;
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    for (char& c : line)
+      if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
+    std::istringstream tokens(line);
+    for (std::string token; tokens >> token;) {
+      const auto bad = [&](const std::string& why) {
+        return usage_error(what + " file '" + path + "', line " + std::to_string(line_no) + ": '" + token +
+                           "' " + why);
+      };
+      std::size_t used = 0;
+      try {
+        if constexpr (std::is_same_v<T, word>) {
+          out.push_back(std::stoll(token, &used));
+        } else {
+          out.push_back(std::stod(token, &used));
+        }
+      } catch (const std::out_of_range&) {
+        throw bad("is out of range");
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != token.size() || used == 0)
+        throw bad(std::is_same_v<T, word> ? "is not an integer" : "is not a number");
+      if constexpr (std::is_same_v<T, real>) {
+        if (!std::isfinite(out.back())) throw bad("is not finite");
+      }
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> read_vector(const std::string& path, const std::string& what) {
+  std::vector<T> out;
+  if (!read_binary<T>(path, what, out)) out = read_text<T>(path, what);
+  if (out.empty()) throw usage_error(what + " file '" + path + "' holds no values");
+  return out;
+}
+
+}  // namespace
+
+std::vector<word> read_words(const std::string& path, const std::string& what) {
+  return read_vector<word>(path, what);
+}
+
+std::vector<real> read_reals(const std::string& path, const std::string& what) {
+  return read_vector<real>(path, what);
+}
+
+csr_matrix read_matrix_file(const std::string& path) {
+  auto in = open(path, "matrix", false);
+  try {
+    return read_matrix_market(in);
+  } catch (const std::exception& e) {
+    throw usage_error("matrix file '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace mmv::tool

@@ -1,0 +1,211 @@
+// Building the input of one run. Random inputs come from one SplitMix64 stream seeded by
+// --seed, mapped to values without the standard library's distributions, so a seed gives the
+// same input on every platform. File inputs are checked for length and 0/1 flags.
+#include "inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mmv::tool {
+
+namespace {
+
+class draw {
+ public:
+  explicit draw(std::uint64_t seed) : state_(seed) {}
+  // Uniform integer in [lo, hi].
+  std::int64_t integer(std::int64_t lo, std::int64_t hi) {
+    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
+    return lo + static_cast<std::int64_t>(span == 0 ? next() : next() % span);
+  }
+  // Uniform real in [0, 1) with 53 random bits.
+  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+
+ private:
+  std::uint64_t next() {  // SplitMix64 (Steele, Lea, Flood 2014)
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t state_;
+};
+
+std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
+
+std::vector<word> random_flags(draw& d, std::int64_t n, double density) {
+  std::vector<word> f(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) f[i] = i == 0 || d.unit() < density ? 1 : 0;
+  return f;
+}
+
+std::vector<word> random_words(draw& d, std::int64_t n, std::int64_t max_value, bool signed_values) {
+  std::vector<word> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = d.integer(signed_values ? -max_value : 0, max_value);
+  return x;
+}
+
+// Reals in [0, 1) (or [-1, 1) when signed), rounded to float32 on float32 machines.
+std::vector<real> random_reals(draw& d, std::int64_t n, bool signed_values, number_format format) {
+  std::vector<real> x(static_cast<std::size_t>(n));
+  for (auto& v : x) {
+    v = signed_values ? 2 * d.unit() - 1 : d.unit();
+    if (format == number_format::float32) v = static_cast<float>(v);
+  }
+  return x;
+}
+
+// A random CSR matrix with n nonzeros: each nonzero starts a new row with probability
+// `density` (the first always does), the matrix is square, columns are uniform.
+csr_matrix random_matrix(draw& d, std::int64_t n, double density, const std::vector<real>& values) {
+  const auto f = random_flags(d, n, density);
+  csr_matrix a;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (f[i]) a.row_ptr.push_back(i);
+  a.row_ptr.push_back(n);
+  a.rows = static_cast<std::int64_t>(a.row_ptr.size()) - 1;
+  a.cols = a.rows;
+  a.col_idx.resize(static_cast<std::size_t>(n));
+  for (auto& c : a.col_idx) c = d.integer(0, a.cols - 1);
+  a.values = values;
+  return a;
+}
+
+void require_length(std::size_t got, std::size_t want, const std::string& what) {
+  if (got != want)
+    throw usage_error(what + " has " + std::to_string(got) + " values but " + std::to_string(want) + " are needed");
+}
+
+std::vector<word> checked_flags(const std::string& path, std::size_t n) {
+  auto f = read_words(path, "flags");
+  require_length(f.size(), n, "flags file '" + path + "'");
+  for (std::size_t i = 0; i < f.size(); ++i)
+    if (f[i] != 0 && f[i] != 1)
+      throw usage_error("flags file '" + path + "': value " + std::to_string(f[i]) + " at index " +
+                        std::to_string(i) + " is not 0 or 1");
+  return f;
+}
+
+void require_file(const std::string& path, const std::string& option, const algorithm_entry& e) {
+  if (path.empty()) throw usage_error(e.name + " reads " + option + " FILE together with the other input files");
+}
+
+void require_integer_values(const csr_matrix& a, const std::string& what) {
+  for (std::size_t k = 0; k < a.values.size(); ++k)
+    if (a.values[k] != std::trunc(a.values[k]))
+      throw usage_error(what + ": entry " + std::to_string(k) + " is not an integer (use --format float32 or float64)");
+}
+
+algorithm_input input_from_files(const algorithm_entry& e, const input_options& o, number_format format) {
+  const bool integer = format == number_format::integer;
+  algorithm_input in;
+  if (e.shape == input_shape::sparse_matrix) {
+    require_file(o.matrix_file, "--matrix", e);
+    in.matrix = read_matrix_file(o.matrix_file);
+    if (integer) require_integer_values(in.matrix, "matrix file '" + o.matrix_file + "'");
+    const auto cols = static_cast<std::size_t>(in.matrix.cols);
+    if (!o.vector_file.empty() && integer) in.words = read_words(o.vector_file, "vector");
+    if (!o.vector_file.empty() && !integer) in.reals = read_reals(o.vector_file, "vector");
+    if (o.vector_file.empty()) {
+      draw d(o.seed);
+      if (integer) in.words = random_words(d, in.matrix.cols, o.max_value.value_or(1), o.signed_values);
+      else in.reals = random_reals(d, in.matrix.cols, o.signed_values, format);
+    }
+    require_length(integer ? in.words.size() : in.reals.size(), cols, "the matrix's column count");
+    in.n = in.matrix.nonzeros();
+    return in;
+  }
+  require_file(o.values_file, "--values", e);
+  if (integer) in.words = read_words(o.values_file, "values");
+  else in.reals = read_reals(o.values_file, "values");
+  const std::size_t n = integer ? in.words.size() : in.reals.size();
+  if (e.shape == input_shape::segmented || e.shape == input_shape::decayed) {
+    require_file(o.flags_file, "--flags", e);
+    in.flags = checked_flags(o.flags_file, n);
+  }
+  if (e.shape == input_shape::decayed) {
+    require_file(o.decays_file, "--decays", e);
+    in.decays = read_reals(o.decays_file, "decays");
+    require_length(in.decays.size(), n, "decays file '" + o.decays_file + "'");
+  }
+  if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair) {
+    require_file(o.values2_file, "--values2", e);
+    in.words2 = read_words(o.values2_file, "values2");
+    require_length(in.words2.size(), n, "values2 file '" + o.values2_file + "'");
+  }
+  if (e.shape == input_shape::matrix_pair) {
+    const auto side = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(n))));
+    if (side * side != n) throw usage_error("matrix product values must hold side*side entries (got " + std::to_string(n) + ")");
+    in.n = static_cast<std::int64_t>(side);
+  } else {
+    in.n = static_cast<std::int64_t>(n);
+  }
+  return in;
+}
+
+// A BigBird sparse-attention matrix of side n (--bigbird BLOCK,RANDOM[,WINDOW,GLOBAL]); on
+// integer machines its values become integers in [-m, m].
+csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bits) {
+  const auto& b = o.bigbird;
+  if (n % b[0] != 0) throw usage_error("--bigbird: --n " + std::to_string(n) + " is not a multiple of the block " + std::to_string(b[0]));
+  csr_matrix a = bigbird_matrix(n, b[0], static_cast<int>(b[1]), static_cast<int>(b.size() > 2 ? b[2] : 1),
+                                static_cast<int>(b.size() > 3 ? b[3] : 2), o.seed);
+  const std::int64_t m = o.max_value.value_or(default_max_value(input_shape::sparse_matrix, a.nonzeros(), bits));
+  if (integer)
+    for (auto& v : a.values) v = std::round(v * static_cast<double>(m));
+  return a;
+}
+
+}  // namespace
+
+std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits) {
+  const std::int64_t top = word_max_of(bits);
+  if (shape == input_shape::vector_pair) return static_cast<std::int64_t>(std::sqrt(static_cast<double>(top)));
+  if (shape == input_shape::matrix_pair)
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(top) / std::pow(double(n), 3))));
+  if (shape == input_shape::sparse_matrix)
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(static_cast<double>(top / std::max<std::int64_t>(n, 1)))), 1, 100);
+  return std::clamp<std::int64_t>(top / std::max<std::int64_t>(n, 1), 1, 100);
+}
+
+algorithm_input make_input(const algorithm_entry& e, const input_options& o, number_format format, int bits) {
+  const bool integer = format == number_format::integer;
+  if (integer && !e.integer_ok) throw usage_error(e.name + " runs in float mode only (--format float32 or float64)");
+  if (!integer && !e.float_ok) throw usage_error(e.name + " runs in integer mode only (--format integer)");
+  if (!o.bigbird.empty() && (e.shape != input_shape::sparse_matrix || o.from_files()))
+    throw usage_error("--bigbird generates the matrix of spmv; it does not combine with " +
+                      (o.from_files() ? std::string("input files") : e.name));
+  if (o.from_files()) return input_from_files(e, o, format);
+
+  draw d(o.seed);
+  const std::int64_t n = o.n;
+  const std::int64_t side = e.shape == input_shape::matrix_pair ? n * n : n;
+  const std::int64_t m = o.max_value.value_or(default_max_value(e.shape, n, bits));
+  algorithm_input in;
+  in.n = n;
+  if (e.shape == input_shape::sparse_matrix) {
+    std::vector<real> values;
+    if (integer)
+      for (auto w : random_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
+    else
+      values = random_reals(d, n, o.signed_values, format);
+    in.matrix = o.bigbird.empty() ? random_matrix(d, n, o.density, values) : bigbird(o, n, integer, bits);
+    in.n = in.matrix.nonzeros();
+    const std::int64_t mv = o.max_value.value_or(default_max_value(e.shape, in.n, bits));
+    if (integer) in.words = random_words(d, in.matrix.cols, mv, o.signed_values);
+    else in.reals = random_reals(d, in.matrix.cols, o.signed_values, format);
+    return in;
+  }
+  if (integer) in.words = random_words(d, side, m, o.signed_values);
+  else in.reals = random_reals(d, side, o.signed_values, format);
+  if (e.shape == input_shape::segmented || e.shape == input_shape::decayed) in.flags = random_flags(d, n, o.density);
+  if (e.shape == input_shape::decayed) {
+    in.decays.resize(static_cast<std::size_t>(n));
+    for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();
+  }
+  if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair)
+    in.words2 = random_words(d, side, m, o.signed_values);
+  return in;
+}
+
+}  // namespace mmv::tool

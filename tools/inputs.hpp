@@ -1,0 +1,30 @@
+// The inputs of one run: drawn at random from a seed, or read from files (plain text or
+// binary vectors, Matrix Market matrices). Bad files raise usage_error (exit code 2).
+#pragma once
+#include "cli.hpp"
+
+#include "mmvram/algorithms/registry.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mmv::tool {
+
+// Builds the input `entry` consumes on a machine of the given format and word width.
+algorithm_input make_input(const algorithm_entry& entry, const input_options& options, number_format format,
+                           int bits);
+
+// The largest value random integers take by default for this shape, n and B (documented in
+// docs/tool.md): totals and products of the drawn values stay inside B bits.
+std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits);
+
+// A vector file: binary when the name ends in .u8 .i32 .i64 .f32 .f64 (raw little-endian
+// elements of that type), otherwise text (numbers separated by spaces, commas or newlines;
+// '#' starts a comment). `what` names the file in error messages.
+std::vector<word> read_words(const std::string& path, const std::string& what);
+std::vector<real> read_reals(const std::string& path, const std::string& what);
+
+// Reads a Matrix Market coordinate file into CSR, turning its errors into usage_error.
+csr_matrix read_matrix_file(const std::string& path);
+
+}  // namespace mmv::tool

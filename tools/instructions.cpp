@@ -1,0 +1,70 @@
+// `mmvram instructions`: the machine's instruction table. The cost columns are computed by the
+// functions of cost.hpp (the single definition of every price) for an output of m elements on
+// a machine with tile size s; the names are the ops the ledger records.
+#include "commands.hpp"
+
+#include "mmvram/model/cost.hpp"
+
+#include <iomanip>
+#include <iostream>
+
+namespace mmv::tool {
+
+namespace {
+
+struct instruction_row {
+  const char* ops;
+  unit where;
+  const char* circuit;
+  cost price;
+  const char* formula;
+};
+
+std::vector<instruction_row> rows(std::int64_t m, std::int64_t s) {
+  const std::int64_t rows_of_s = (m + s - 1) / s;
+  return {
+      {"load", unit::scalar, "host transfer (free)", cost_of_scalar(m, m), "0 steps; m words in, m out"},
+      {"add sub", unit::vcu, "AC0: B-bit adder", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"add-const sub-const neg", unit::vcu, "AC0: B-bit adder", cost_of_vcu(m, m), "1 step, work m"},
+      {"min max", unit::vcu, "AC0: comparator + mux", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"eq ne lt le gt ge", unit::vcu, "AC0: comparator", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"select", unit::vcu, "AC0: multiplexer", cost_of_vcu(m, 3 * m), "1 step, work m"},
+      {"select-const", unit::vcu, "AC0: multiplexer", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"and or xor", unit::vcu, "AC0: one gate per bit", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"not", unit::vcu, "AC0: one gate per flag", cost_of_vcu(m, m), "1 step, work m"},
+      {"shl shr", unit::vcu, "wiring (constant shift)", cost_of_vcu(m, m), "1 step, work m"},
+      {"extract-bit", unit::vcu, "AC0: B-way multiplexer", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"shift", unit::vcu, "wiring (vector shift, DIFF)", cost_of_vcu(m, m), "1 step, work m"},
+      {"broadcast iota lane-index", unit::vcu, "constants (depth 0)", cost_of_vcu(m, 0), "1 step, work m"},
+      {"gather", unit::vcu, "AC0: addressed read", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"gather-strided", unit::vcu, "AC0: addressed read", cost_of_vcu(m, m), "1 step, work m"},
+      {"scatter", unit::vcu, "AC0: addressed write (EREW)", cost_of_vcu(m, m + 2 * m), "1 step, work = dst length"},
+      {"compress", unit::vcu, "AC0: addressed write, given ranks", cost_of_vcu(m, 3 * m), "1 step, work = kept"},
+      {"resize", unit::vcu, "wiring", cost_of_vcu(m, m), "1 step, work m"},
+      {"revspec", unit::vcu, "AC0: s-way priority select + adder", cost_of_revspec(m, s), "1 step, work m*s"},
+      {"mul mul-const div", unit::vcu, "IEEE unit (float modes only)", cost_of_vcu(m, 2 * m), "1 step, work m"},
+      {"exp log to-real", unit::vcu, "IEEE unit (float modes only)", cost_of_vcu(m, m), "1 step, work m"},
+      {"mmu", unit::mmu, "matrix unit: (m/s x s)(s x s)", cost_of_mmu(rows_of_s, s),
+       "1 step, ceil(m/s^2) tiles, m*s mult-adds"},
+  };
+}
+
+}  // namespace
+
+int print_instructions(const instructions_options& o) {
+  std::cout << "MMV-RAM instructions (costs from cost.hpp for an output of m = " << o.m << " elements, s = " << o.s
+            << ")\n\n"
+            << std::left << std::setw(26) << "op" << std::setw(8) << "unit" << std::setw(37) << "circuit class"
+            << std::right << std::setw(6) << "steps" << std::setw(10) << "work" << std::setw(7) << "tiles"
+            << std::setw(10) << "read" << std::setw(10) << "written" << "  cost rule\n";
+  for (const auto& r : rows(o.m, o.s))
+    std::cout << std::left << std::setw(26) << r.ops << std::setw(8) << to_string(r.where) << std::setw(37) << r.circuit
+              << std::right << std::setw(6) << r.price.steps << std::setw(10) << r.price.work << std::setw(7)
+              << r.price.tile_products << std::setw(10) << r.price.words_read << std::setw(10) << r.price.words_written
+              << "  " << r.formula << "\n";
+  std::cout << "\nThe VCU never scans, reduces or multiplies two integer words in one step; the MMU is the only\n"
+               "unit that sums s terms at once. See docs/model.md for the definitions.\n";
+  return 0;
+}
+
+}  // namespace mmv::tool

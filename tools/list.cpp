@@ -1,0 +1,52 @@
+// `mmvram list`: every algorithm of the registry with its units, bounds and word width.
+#include "commands.hpp"
+
+#include "mmvram/algorithms/registry.hpp"
+
+#include <iomanip>
+#include <iostream>
+
+namespace mmv::tool {
+
+namespace {
+
+std::string formats_of(const algorithm_entry& e) {
+  if (e.integer_ok && e.float_ok) return "integer, float";
+  return e.integer_ok ? "integer" : "float";
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+int print_list(const list_options& o) {
+  const auto& table = algorithm_table();
+  if (o.report == report_format::json) {
+    std::cout << "[";
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      const auto& e = table[i];
+      std::cout << (i ? ",\n " : "\n ") << "{\"name\": " << quoted(e.name) << ", \"title\": " << quoted(e.title)
+                << ", \"units\": " << quoted(e.units) << ", \"step_bound\": " << quoted(e.step_bound)
+                << ", \"work_bound\": " << quoted(e.work_bound) << ", \"min_word_bits\": " << quoted(e.min_word_bits)
+                << ", \"input\": " << quoted(to_string(e.shape)) << ", \"formats\": " << quoted(formats_of(e)) << "}";
+    }
+    std::cout << "\n]\n";
+    return 0;
+  }
+  std::cout << std::left << std::setw(26) << "algorithm" << std::setw(10) << "units" << std::setw(24) << "steps"
+            << std::setw(14) << "work" << std::setw(16) << "input" << std::setw(16) << "formats"
+            << "minimum word width B\n";
+  for (const auto& e : table)
+    std::cout << std::left << std::setw(26) << e.name << std::setw(10) << e.units << std::setw(24) << e.step_bound
+              << std::setw(14) << e.work_bound << std::setw(16) << to_string(e.shape) << std::setw(16) << formats_of(e)
+              << e.min_word_bits << "\n";
+  std::cout << "\n";
+  for (const auto& e : table) std::cout << std::left << std::setw(26) << e.name << e.title << "\n";
+  return 0;
+}
+
+}  // namespace mmv::tool

@@ -1,0 +1,242 @@
+// Rendering a run_report. The flat fields below ARE the schema: the CSV header, the CSV row
+// and the top level of the JSON object all come from fields(), so they cannot drift apart.
+#include "report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace mmv::tool {
+
+namespace {
+
+enum class kind { text, number, boolean };
+struct field {
+  std::string name;
+  kind type;
+  std::optional<std::string> value;  // nothing: null in JSON, empty in CSV
+};
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(double v, const char* fmt = "%.9g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+std::string boolean(bool b) { return b ? "true" : "false"; }
+
+std::vector<field> fields(const run_report& r) {
+  const bool ran = r.error.empty();
+  const auto& t = r.totals;
+  const auto counted = [&](std::int64_t v) { return ran ? std::optional(num(v)) : std::nullopt; };
+  const auto& p = r.predicted;
+  const auto predicted = [&](std::int64_t v) { return p ? std::optional(num(v)) : std::nullopt; };
+  return {
+      {"algorithm", kind::text, r.algorithm},
+      {"units", kind::text, r.units},
+      {"format", kind::text, r.format},
+      {"word_bits", kind::number, num(std::int64_t{r.bits})},
+      {"s", kind::number, num(std::int64_t{r.s})},
+      {"n", kind::number, num(r.n)},
+      {"density", kind::number, num(r.density)},
+      {"seed", kind::number, std::to_string(r.seed)},
+      {"input", kind::text, r.input_source},
+      {"segments", kind::number, num(r.segments)},
+      {"verified", kind::boolean, boolean(ran && r.outcome.verified)},
+      {"error", kind::text, r.error},
+      {"max_abs_error", kind::number, ran ? std::optional(num(r.outcome.max_abs_error, "%.6g")) : std::nullopt},
+      {"tolerance", kind::number, ran ? std::optional(num(r.outcome.tolerance, "%.6g")) : std::nullopt},
+      {"steps", kind::number, counted(t.total().steps)},
+      {"mmu_steps", kind::number, counted(t.mmu.steps)},
+      {"vcu_steps", kind::number, counted(t.vcu.steps)},
+      {"depth_steps", kind::number, counted(r.depth)},
+      {"mmu_tile_products", kind::number, counted(t.mmu.tile_products)},
+      {"mmu_multiply_adds", kind::number, counted(t.mmu.multiply_adds)},
+      {"vcu_work_element_ops", kind::number, counted(t.vcu.work)},
+      {"work_total_ops", kind::number, counted(t.total().work)},
+      {"words_read", kind::number, counted(t.total().words_read)},
+      {"words_written", kind::number, counted(t.total().words_written)},
+      {"scalar_ops", kind::number, counted(t.scalar_ops)},
+      {"predicted_steps", kind::number, predicted(p ? p->steps() : 0)},
+      {"predicted_mmu_steps", kind::number, predicted(p ? p->mmu_steps : 0)},
+      {"predicted_vcu_steps", kind::number, predicted(p ? p->vcu_steps : 0)},
+      {"predicted_depth_steps", kind::number, predicted(p ? p->depth : 0)},
+      {"predicted_mmu_tile_products", kind::number, predicted(p ? p->tile_products : 0)},
+      {"predicted_mmu_multiply_adds", kind::number, predicted(p ? p->multiply_adds : 0)},
+      {"predicted_vcu_work_element_ops", kind::number, predicted(p ? p->vcu_work : 0)},
+      {"prediction_matches", kind::boolean, p && ran ? std::optional(boolean(r.prediction_matches())) : std::nullopt},
+      {"predicted_formula", kind::text, p ? std::optional(p->formula) : std::nullopt},
+      {"output_length", kind::number, counted(r.outcome.output_length)},
+      {"wall_time_s", kind::number, ran ? std::optional(num(r.wall_time_s, "%.6g")) : std::nullopt},
+  };
+}
+
+std::string json_string(const std::string& s) {
+  std::ostringstream o;
+  o << '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') o << '\\' << c;
+    else if (c == '\n') o << "\\n";
+    else if (c < 0x20) o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
+    else o << c;
+  }
+  return o.str() + '"';
+}
+
+std::string json_value(const field& f) {
+  if (!f.value) return "null";
+  return f.type == kind::text ? json_string(*f.value) : *f.value;
+}
+
+std::string csv_cell(const field& f) {
+  if (!f.value) return "";
+  const std::string& v = *f.value;
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + '"';
+}
+
+std::string json_costs(const unit_costs& u, std::int64_t depth_or_minus) {
+  std::ostringstream o;
+  o << "\"mmu_steps\": " << u.mmu.steps << ", \"vcu_steps\": " << u.vcu.steps;
+  if (depth_or_minus >= 0) o << ", \"depth_steps\": " << depth_or_minus;
+  o << ", \"mmu_tile_products\": " << u.mmu.tile_products << ", \"mmu_multiply_adds\": " << u.mmu.multiply_adds
+    << ", \"vcu_work_element_ops\": " << u.vcu.work << ", \"words_read\": " << u.total().words_read
+    << ", \"words_written\": " << u.total().words_written;
+  return o.str();
+}
+
+std::string preview(const std::vector<std::string>& values, std::int64_t length) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) s += (i ? " " : "") + values[i];
+  if (length > static_cast<std::int64_t>(values.size())) s += " ...";
+  return s + "]";
+}
+
+}  // namespace
+
+bool run_report::prediction_matches() const {
+  if (!predicted) return false;
+  const auto& p = *predicted;
+  return p.mmu_steps == totals.mmu.steps && p.vcu_steps == totals.vcu.steps && p.depth == depth &&
+         p.tile_products == totals.mmu.tile_products && p.multiply_adds == totals.mmu.multiply_adds &&
+         p.vcu_work == totals.vcu.work;
+}
+
+const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> c;
+    for (const auto& f : fields(run_report{})) c.push_back(f.name);
+    return c;
+  }();
+  return columns;
+}
+
+std::string csv_header() {
+  std::string h;
+  for (const auto& c : csv_columns()) h += (h.empty() ? "" : ",") + c;
+  return h;
+}
+
+std::string csv_row(const run_report& r) {
+  std::string row;
+  bool first = true;
+  for (const auto& f : fields(r)) row += (first ? "" : ",") + csv_cell(f), first = false;
+  return row;
+}
+
+void print_json(std::ostream& out, const run_report& r) {
+  out << "{\n  \"schema\": \"mmvram-run/1\"";
+  for (const auto& f : fields(r)) out << ",\n  " << json_string(f.name) << ": " << json_value(f);
+  out << ",\n  \"output_preview\": [";
+  for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
+    out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
+  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"regions\": [";
+  bool first = true;
+  for (const auto& [name, u] : r.regions) {
+    out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
+    first = false;
+  }
+  out << (first ? "]" : "\n  ]");
+  if (!r.trace.empty()) {
+    out << ",\n  \"trace\": [";
+    for (std::size_t i = 0; i < r.trace.size(); ++i) {
+      const auto& t = r.trace[i];
+      out << (i ? ",\n" : "\n") << "    {\"op\": " << json_string(t.op) << ", \"unit\": " << json_string(to_string(t.where))
+          << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"steps\": " << t.price.steps
+          << ", \"work\": " << t.price.work << ", \"depth_steps\": " << t.depth << ", \"output\": " << json_string(t.preview)
+          << "}";
+    }
+    out << "\n  ]";
+  }
+  out << "\n}\n";
+}
+
+void print_trace(std::ostream& out, const run_report& r) {
+  std::size_t op_w = 2, region_w = 6;
+  for (const auto& t : r.trace) op_w = std::max(op_w, t.op.size()), region_w = std::max(region_w, t.region.size());
+  const auto w = [](std::size_t n) { return std::setw(static_cast<int>(n) + 2); };
+  out << std::left << std::setw(4) << "#" << std::setw(7) << "unit" << w(op_w) << "op" << w(region_w) << "region"
+      << std::right << std::setw(7) << "m" << std::setw(6) << "steps" << std::setw(8) << "work" << std::setw(6) << "depth"
+      << "  output\n";
+  for (std::size_t i = 0; i < r.trace.size(); ++i) {
+    const auto& t = r.trace[i];
+    out << std::left << std::setw(4) << i + 1 << std::setw(7) << to_string(t.where) << w(op_w) << t.op << w(region_w)
+        << (t.region.empty() ? "-" : t.region) << std::right << std::setw(7) << t.length << std::setw(6) << t.price.steps
+        << std::setw(8) << t.price.work << std::setw(6) << t.depth << "  " << t.preview << "\n";
+  }
+}
+
+void print_table(std::ostream& out, const run_report& r) {
+  out << "algorithm  " << r.algorithm << " (" << r.units << ")\n"
+      << "machine    s = " << r.s << ", B = " << r.bits << " bits, " << r.format << "\n"
+      << "input      " << r.input_source << ": n = " << r.n
+      << (r.segments > 0 ? ", " + std::to_string(r.segments) + " segment(s), density " + num(r.density) : "")
+      << (r.input_source == "files" ? "" : ", seed " + std::to_string(r.seed)) << "\n"
+      << "output     " << preview(r.outcome.output_preview, r.outcome.output_length) << " (" << r.outcome.output_length
+      << " values)\n"
+      << "verified   " << boolean(r.outcome.verified)
+      << (r.outcome.tolerance > 0 ? " (max |error| " + num(r.outcome.max_abs_error, "%.3g") + ", tolerance " +
+                                        num(r.outcome.tolerance, "%.3g") + ")"
+                                  : " (exact)")
+      << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n\n";
+
+  const auto& t = r.totals;
+  const auto& p = r.predicted;
+  const auto row = [&](const std::string& name, std::int64_t measured, std::optional<std::int64_t> want) {
+    out << "  " << std::left << std::setw(26) << name << std::right << std::setw(14) << measured << std::setw(14)
+        << (want ? std::to_string(*want) : std::string("-")) << (want && *want != measured ? "  <- differs" : "") << "\n";
+  };
+  const auto pred = [&](std::int64_t cost_prediction::*f) { return p ? std::optional((*p).*f) : std::nullopt; };
+  out << "  " << std::left << std::setw(26) << "cost" << std::right << std::setw(14) << "measured" << std::setw(14)
+      << "predicted\n";
+  row("steps", t.total().steps, p ? std::optional(p->steps()) : std::nullopt);
+  row("  MMU steps", t.mmu.steps, pred(&cost_prediction::mmu_steps));
+  row("  VCU steps", t.vcu.steps, pred(&cost_prediction::vcu_steps));
+  row("depth (steps)", r.depth, pred(&cost_prediction::depth));
+  row("MMU tile products", t.mmu.tile_products, pred(&cost_prediction::tile_products));
+  row("MMU multiply-adds", t.mmu.multiply_adds, pred(&cost_prediction::multiply_adds));
+  row("VCU work (element ops)", t.vcu.work, pred(&cost_prediction::vcu_work));
+  row("words read", t.total().words_read, std::nullopt);
+  row("words written", t.total().words_written, std::nullopt);
+  row("scalar ops (free)", t.scalar_ops, std::nullopt);
+  out << "  formula: " << (p ? p->formula : std::string("(none)")) << "\n"
+      << "  wall time: " << num(r.wall_time_s, "%.4f") << " s\n\n";
+
+  std::size_t region_w = 12;
+  for (const auto& entry : r.regions) region_w = std::max(region_w, entry.first.size());
+  const int rw = static_cast<int>(region_w) + 2;
+  out << "  " << std::left << std::setw(rw) << "region" << std::right << std::setw(8) << "MMU" << std::setw(8) << "VCU"
+      << std::setw(13) << "tiles" << std::setw(14) << "mult-adds" << std::setw(14) << "VCU work" << std::setw(14)
+      << "words r+w" << "\n";
+  for (const auto& [name, u] : r.regions)
+    out << "  " << std::left << std::setw(rw) << (name.empty() ? "(top level)" : name) << std::right << std::setw(8)
+        << u.mmu.steps << std::setw(8) << u.vcu.steps << std::setw(13) << u.mmu.tile_products << std::setw(14)
+        << u.mmu.multiply_adds << std::setw(14) << u.vcu.work << std::setw(14)
+        << u.total().words_read + u.total().words_written << "\n";
+}
+
+}  // namespace mmv::tool

@@ -1,0 +1,68 @@
+// Running one algorithm. The machine records the DAG only when --dag asks for it and the
+// instruction previews only for --trace; the counts are the same either way.
+#include "runner.hpp"
+
+#include "inputs.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+namespace mmv::tool {
+
+namespace {
+
+std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in) {
+  switch (e.shape) {
+    case input_shape::segmented:
+    case input_shape::decayed:
+      return in.flags.empty() ? 0 : 1 + std::count(in.flags.begin() + 1, in.flags.end(), word{1});
+    case input_shape::sparse_matrix: return in.matrix.rows;
+    case input_shape::values: return 1;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+run_report run_once(const run_options& o) {
+  const algorithm_entry& entry = find_algorithm(o.algorithm);
+  const algorithm_input input = make_input(entry, o.input, o.format, o.bits);
+
+  machine_config config;
+  config.s = o.s;
+  config.word_bits = o.bits;
+  config.format = o.format;
+  config.record_dag = !o.dag_file.empty();
+  config.record_trace = o.trace;
+  machine m(config);
+
+  run_report r;
+  r.algorithm = entry.name;
+  r.units = entry.units;
+  r.format = to_string(o.format);
+  const bool measured = o.input.from_files() || !o.input.bigbird.empty();
+  r.input_source = o.input.from_files() ? "files" : o.input.bigbird.empty() ? "random" : "bigbird";
+  r.n = input.n;
+  r.s = o.s;
+  r.bits = o.bits;
+  r.seed = o.input.seed;
+  r.segments = count_segments(entry, input);
+  r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
+  r.predicted = entry.predicted(input, config);
+
+  r.outcome = entry.run(m, input);
+  r.wall_time_s = r.outcome.simulate_seconds;
+
+  r.totals = m.costs().totals();
+  r.depth = m.costs().depth();
+  r.regions = m.costs().by_region();
+  if (o.trace) r.trace = m.costs().records();
+  if (!o.dag_file.empty()) {
+    std::ofstream dot(o.dag_file);
+    if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");
+    m.graph().write_dot(dot);
+  }
+  return r;
+}
+
+}  // namespace mmv::tool

@@ -1,0 +1,13 @@
+// One run of one algorithm: build the input, run it on a fresh machine, verify it, and
+// collect the ledger into a run_report (writing the DAG as Graphviz DOT when asked).
+#pragma once
+#include "cli.hpp"
+#include "report.hpp"
+
+namespace mmv::tool {
+
+// Throws usage_error (bad options or files), model_error (input the machine rejects) and
+// width_error (a value that does not fit B bits).
+run_report run_once(const run_options& options);
+
+}  // namespace mmv::tool

@@ -1,0 +1,174 @@
+// The sweep: points = algorithms x n x s x B x density (density only for inputs with flags),
+// keyed by (algorithm, format, word_bits, s, n, density, seed). Rows already in the CSV with
+// the same key are skipped; new rows are appended and flushed one by one under a mutex, so an
+// interrupted sweep loses at most the points in flight. Workers take points largest n first.
+#include "sweep.hpp"
+
+#include "report.hpp"
+#include "runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace mmv::tool {
+
+namespace {
+
+const std::vector<std::string> key_columns{"algorithm", "format", "word_bits", "s", "n", "density", "seed"};
+
+// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+std::string key_of(const std::vector<std::string>& cells, const std::vector<std::size_t>& at) {
+  std::string key;
+  for (auto i : at) key += (i < cells.size() ? cells[i] : std::string()) + '\x1f';
+  return key;
+}
+
+// Reads the keys of the rows already in `path`; drops a torn last line (no newline).
+std::set<std::string> existing_keys(const std::string& path, const std::vector<std::size_t>& at) {
+  std::set<std::string> keys;
+  std::ifstream in(path);
+  if (!in) return keys;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  in.close();
+  if (text.empty()) return keys;
+  if (text.back() != '\n') {
+    text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+    std::ofstream(path, std::ios::trunc) << text;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  if (std::getline(lines, line) && line != csv_header())
+    throw usage_error("'" + path + "' has a different CSV header than this mmvram writes; use a new --out file");
+  while (std::getline(lines, line))
+    if (!line.empty()) keys.insert(key_of(split_csv(line), at));
+  return keys;
+}
+
+class progress_bar {
+ public:
+  progress_bar(std::size_t total, bool quiet) : total_(total), quiet_(quiet), start_(clock::now()) {}
+  void update(std::size_t done, const std::string& last) {
+    if (quiet_) return;
+    const int width = 30, filled = total_ ? static_cast<int>(width * done / total_) : width;
+    const double elapsed = std::chrono::duration<double>(clock::now() - start_).count();
+    std::fprintf(stderr, "\r[%s%s] %zu/%zu  %.0fs  %-48.48s", std::string(filled, '#').c_str(),
+                 std::string(width - filled, '.').c_str(), done, total_, elapsed, last.c_str());
+    if (done == total_) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  std::size_t total_;
+  bool quiet_;
+  clock::time_point start_;
+};
+
+std::vector<run_options> points_of(const sweep_options& o) {
+  std::vector<run_options> points;
+  for (const auto& name : o.algorithms) {
+    const algorithm_entry& e = find_algorithm(name);
+    if (o.format == number_format::integer ? !e.integer_ok : !e.float_ok)
+      throw usage_error(name + " does not run in " + to_string(o.format) + " format");
+    const bool flagged = e.shape == input_shape::segmented || e.shape == input_shape::decayed ||
+                         e.shape == input_shape::sparse_matrix;
+    const std::vector<double> densities = flagged ? o.densities : std::vector<double>{o.densities.front()};
+    for (auto n : o.ns)
+      for (auto s : o.ss)
+        for (auto bits : o.bits)
+          for (auto d : densities) {
+            run_options r;
+            r.algorithm = e.name, r.s = s, r.bits = bits, r.format = o.format;
+            r.input.n = n, r.input.density = d, r.input.seed = o.seed;
+            points.push_back(r);
+          }
+  }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const run_options& a, const run_options& b) { return a.input.n > b.input.n; });
+  return points;
+}
+
+run_report failed_point(const run_options& p, const std::string& error) {
+  run_report r;
+  const algorithm_entry& e = find_algorithm(p.algorithm);
+  r.algorithm = e.name, r.units = e.units, r.format = to_string(p.format), r.input_source = "random";
+  r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
+  r.error = error.empty() ? "error" : error;
+  return r;
+}
+
+}  // namespace
+
+int run_sweep(const sweep_options& o) {
+  std::vector<std::size_t> key_at;
+  for (const auto& k : key_columns)
+    key_at.push_back(static_cast<std::size_t>(
+        std::find(csv_columns().begin(), csv_columns().end(), k) - csv_columns().begin()));
+
+  std::vector<run_options> todo;
+  const auto done_keys = existing_keys(o.out, key_at);
+  for (auto& p : points_of(o)) {
+    run_report probe = failed_point(p, "");
+    if (!done_keys.count(key_of(split_csv(csv_row(probe)), key_at))) todo.push_back(p);
+  }
+
+  const bool fresh = !std::filesystem::exists(o.out) || std::filesystem::file_size(o.out) == 0;
+  std::ofstream csv(o.out, std::ios::app);
+  if (!csv) throw usage_error("cannot write '" + o.out + "'");
+  if (fresh) csv << csv_header() << "\n" << std::flush;
+
+  std::mutex lock;
+  std::atomic<std::size_t> next{0};
+  std::size_t finished = 0, failures = 0;
+  progress_bar bar(todo.size(), o.quiet);
+  bar.update(0, "");
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < todo.size();) {
+      run_report r;
+      try {
+        r = run_once(todo[i]);
+      } catch (const std::exception& e) {
+        r = failed_point(todo[i], e.what());
+      }
+      std::lock_guard guard(lock);
+      csv << csv_row(r) << "\n" << std::flush;
+      failures += r.error.empty() && r.outcome.verified ? 0 : 1;
+      bar.update(++finished, r.algorithm + " n=" + std::to_string(r.n) + " s=" + std::to_string(r.s) +
+                                 (r.error.empty() ? "" : " (error)"));
+    }
+  };
+  std::vector<std::thread> pool;
+  const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(todo.size())));
+  for (int j = 0; j < jobs; ++j) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  if (!o.quiet)
+    std::fprintf(stderr, "mmvram sweep: %zu new row(s), %zu already present, %zu failed -> %s\n", todo.size(),
+                 points_of(o).size() - todo.size(), failures, o.out.c_str());
+  return failures ? 1 : 0;
+}
+
+}  // namespace mmv::tool
