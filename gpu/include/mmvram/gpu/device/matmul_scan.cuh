@@ -1,0 +1,82 @@
+// Device layer: unsegmented MatMulScan, one pass over memory. A persistent grid takes tiles in
+// order (tile/tile_stages); each pass of a tile scans its rows on the tensor cores
+// (warp/row_scan) and carries between rows on CUDA cores, parking the warp-local scan in the
+// stage; carries between warps come from shared memory and between tiles from decoupled
+// look-back, and a last sweep adds them and stores.
+#pragma once
+#include <cstdint>
+
+#include "mmvram/gpu/tile/lookback.cuh"
+#include "mmvram/gpu/tile/tile_stages.cuh"
+#include "mmvram/gpu/tile/warp_prefix.cuh"
+#include "mmvram/gpu/warp/row_carry.cuh"
+#include "mmvram/gpu/warp/row_scan.cuh"
+
+namespace mmv::gpu::device {
+
+inline constexpr int kScanMinBlocks = 3;  // blocks per SM asked of the compiler (registers)
+inline constexpr int kSegMinBlocks = 2;
+
+// out[i] = in[0] + ... + in[i] for i < n; T = float or std::uint32_t (wrapping). desc: one
+// zeroed word per tile, counter zeroed; aligned: in and out 16-byte aligned. Dynamic shared
+// memory: tile::stage_bytes<T, false>().
+template <class T>
+__global__ void __launch_bounds__(tile::kThreads, kScanMinBlocks)
+    matmul_scan_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles,
+                       std::uint64_t* desc, unsigned long long* counter, bool aligned) {
+  extern __shared__ __align__(128) unsigned char stages[];
+  __shared__ T warp_total[tile::kPasses * tile::kWarps];
+  __shared__ T tile_excl;
+  __shared__ unsigned long long slot;
+  __shared__ std::uint64_t bars[tile::kStages * tile::kPasses];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const auto frags = warp::make_value_frags<T>(lane);
+  tile::tile_stages<T, false> src{in, nullptr, n, tiles, aligned, counter, &slot, bars, stages};
+  int s = 0;
+  for (std::int64_t t = src.first(); t < tiles;) {
+#pragma unroll
+    for (int p = 0; p < tile::kPasses; ++p) {
+      T v[4][4], xs[4][4], tot[4], carry[4];
+      std::uint32_t no_flags[4];
+      src.load(t, s, p, warp, lane, v, no_flags);
+      warp::row_scan(v, frags, xs, tot);
+      const T wt = warp::row_carry(tot, carry);
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) xs[c][e] += carry[c];
+      src.put(s, p, warp, lane, xs);
+      if (lane == 0) warp_total[p * tile::kWarps + warp] = wt;
+    }
+    __syncthreads();
+    T pre[tile::kPasses], total;
+    tile::warp_prefixes(warp_total, warp, pre, total);
+    if (warp == 0) {
+      T ex = T(0);
+      if (t == 0) {
+        if (lane == 0) tile::store_relaxed(desc, tile::value_word(tile::prefix, total));
+      } else {
+        if (lane == 0) tile::store_relaxed(desc + t, tile::value_word(tile::aggregate, total));
+        ex = tile::look_back<T>(desc, t);
+        if (lane == 0) tile::store_relaxed(desc + t, tile::value_word(tile::prefix, ex + total));
+      }
+      if (lane == 0) tile_excl = ex, src.claim();
+    }
+    __syncthreads();
+    src.start_early(s);
+#pragma unroll
+    for (int p = 0; p < tile::kPasses; ++p) {
+      T xs[4][4];
+      src.get(s, p, warp, lane, xs);
+      const T cv = tile_excl + pre[p];
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) xs[c][e] += cv;
+      tile::store_values(out, t * tile::kTileItems + p * tile::kPassItems, n, src.staged(t), warp, lane, xs);
+    }
+    t = src.next(s);
+  }
+}
+
+}  // namespace mmv::gpu::device

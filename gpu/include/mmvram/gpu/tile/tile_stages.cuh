@@ -1,0 +1,134 @@
+// Tile layer: a tile is kPasses passes of 4096 items, held in one of two shared-memory stages.
+// Tiles are handed out in order by one global counter. A block claims its next tile once its
+// current tile has published its inclusive prefix (so no look-back waits on a tile parked behind
+// another) and one thread starts the bulk copy of it (values, and flags if any) into the other
+// stage, which runs while the current tile is finished and stored (or, with one stage, once it
+// is stored); each pass has its own mbarrier, so a pass computes while later ones still arrive.
+// Between the passes and the final store, the stage holds each pass's partial results. Tiles that are partial or not
+// 16-byte aligned read their passes from global memory instead.
+#pragma once
+#include <cstdint>
+
+#include "mmvram/gpu/thread/bulk_copy.cuh"
+#include "mmvram/gpu/thread/split.cuh"
+#include "mmvram/gpu/tile/tile_io.cuh"
+
+namespace mmv::gpu::tile {
+
+inline constexpr int kPasses = 4;
+inline constexpr int kStages = 1;  // 1: the next tile's copy starts once the current is stored
+inline constexpr int kTileItems = kPasses * kPassItems;
+
+// Dynamic shared memory a block needs: kStages stages of values (and flag bytes).
+template <class T, bool Flags>
+constexpr int stage_bytes() {
+  return kStages * kTileItems * int(sizeof(T) + (Flags ? 1 : 0));
+}
+
+template <class T, bool Flags>
+struct tile_stages {
+  const T* values;
+  const std::uint8_t* flags;    // unused without Flags
+  std::int64_t n, tiles;
+  bool aligned;                 // values, flags and outputs 16-byte aligned
+  unsigned long long* counter;  // global, zeroed before the launch
+  unsigned long long* slot;     // shared: the tile claimed next
+  std::uint64_t* bar;           // shared: one mbarrier per pass of each stage
+  unsigned char* smem;          // dynamic shared memory, stage_bytes<T, Flags>()
+  std::uint32_t phase = 0;      // bit s: parity of stage s's next completion (all its passes)
+  unsigned long long pending = 0;
+
+  __device__ __forceinline__ bool staged(std::int64_t t) const { return aligned && (t + 1) * kTileItems <= n; }
+  __device__ __forceinline__ T* vals(int s, int p) const {
+    return reinterpret_cast<T*>(smem) + s * kTileItems + p * kPassItems;
+  }
+  __device__ __forceinline__ std::uint32_t* bytes(int s, int p) const {
+    return reinterpret_cast<std::uint32_t*>(smem + kStages * kTileItems * sizeof(T) + s * kTileItems + p * kPassItems);
+  }
+
+  // Thread 0: claims the next tile (start() uses it).
+  __device__ __forceinline__ void claim() { pending = atomicAdd(counter, 1ull); }
+  // Thread 0: publishes the claimed tile to the block (after the next barrier) and starts its
+  // copy into stage s, whose last readers are behind a barrier.
+  __device__ __forceinline__ void start(int s) {
+    const std::int64_t t = std::int64_t(pending);
+    *slot = pending;
+    if (t >= tiles || !staged(t)) return;
+    const std::uint32_t vb = kPassItems * sizeof(T);
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) {
+      std::uint64_t* b = bar + s * kPasses + p;
+      const std::int64_t i = t * kTileItems + p * kPassItems;
+      thread::bulk_copy_arrive(b, Flags ? vb + kPassItems : vb);
+      thread::bulk_copy(vals(s, p), values + i, vb, b);
+      if constexpr (Flags) thread::bulk_copy(bytes(s, p), flags + i, kPassItems, b);
+    }
+  }
+  // All threads: sets up the barriers and the block's first tile in stage 0.
+  __device__ __forceinline__ std::int64_t first() {
+    if (threadIdx.x == 0) {
+      for (int i = 0; i < kStages * kPasses; ++i) thread::mbarrier_init(bar + i);
+      claim();
+      start(0);
+    }
+    __syncthreads();
+    return claimed();
+  }
+  // All threads, between the current tile's published prefix (barrier) and its store: thread 0
+  // starts the next tile's copy when there is a free stage (s: the current one).
+  __device__ __forceinline__ void start_early(int s) {
+    if (kStages == 2 && threadIdx.x == 0) start(s ^ 1);
+  }
+  // All threads, after the current tile is stored: the next tile and its stage.
+  __device__ __forceinline__ std::int64_t next(int& s) {
+    __syncthreads();
+    if constexpr (kStages == 1) {
+      if (threadIdx.x == 0) start(0);
+      __syncthreads();
+    }
+    s = (s + 1) % kStages;
+    return claimed();
+  }
+  // All threads, after a barrier that follows start(): the block's next tile.
+  __device__ __forceinline__ std::int64_t claimed() const { return std::int64_t(*slot); }
+
+  // All threads: this lane's chunks (layout as load_values) of pass p of tile t in stage s.
+  __device__ __forceinline__ void load(std::int64_t t, int s, int p, int warp, int lane, T (&v)[4][4],
+                                       std::uint32_t (&fw)[4]) {
+    const std::int64_t base = t * kTileItems + p * kPassItems;
+    if (!staged(t)) {
+      load_values(values, base, n, false, warp, lane, v);
+      if constexpr (Flags) load_flags(flags, base, n, false, warp, lane, fw);
+      return;
+    }
+    thread::mbarrier_wait(bar + s * kPasses + p, (phase >> s) & 1u);
+    if (p == kPasses - 1) phase ^= 1u << s;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const int off = chunk_offset(warp, lane, c);
+      lds4(vals(s, p) + off, v[c]);
+      if constexpr (Flags) fw[c] = thread::normalize_flags(bytes(s, p)[off / 4]) | (base + off == 0 ? 1u : 0u);
+    }
+  }
+
+  // The lane's own items of pass p in stage s: partial results kept between pass and store.
+  __device__ __forceinline__ void put(int s, int p, int warp, int lane, const T (&x)[4][4]) const {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) sts4(vals(s, p) + chunk_offset(warp, lane, c), x[c]);
+  }
+  __device__ __forceinline__ void get(int s, int p, int warp, int lane, T (&x)[4][4]) const {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) lds4(vals(s, p) + chunk_offset(warp, lane, c), x[c]);
+  }
+  // Four bytes per chunk (one per item) in the flag area of the stage.
+  __device__ __forceinline__ void put_bytes(int s, int p, int warp, int lane, const std::uint32_t (&b)[4]) const {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) bytes(s, p)[chunk_offset(warp, lane, c) / 4] = b[c];
+  }
+  __device__ __forceinline__ void get_bytes(int s, int p, int warp, int lane, std::uint32_t (&b)[4]) const {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) b[c] = bytes(s, p)[chunk_offset(warp, lane, c) / 4];
+  }
+};
+
+}  // namespace mmv::gpu::tile

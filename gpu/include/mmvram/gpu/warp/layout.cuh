@@ -1,0 +1,59 @@
+// Warp layer: how a warp lays its 512 items onto the tensor cores, and the constant B operands.
+// A warp owns 512 consecutive items as 32 rows of 16. Lane l = 4g + q holds, for chunk
+// c = 0..3, items 4q..4q+3 of row 4g + c; chunk c is row g + 8(c % 2) of m-tile c / 2.
+// Matrix column j of a row holds row item mp(j) = 4((j & 7) >> 1) + (j & 1) + 2(j >> 3): a lane's
+// bf16 A columns {2q, 2q+1, 2q+8, 2q+9} and its D columns are then exactly its own four items.
+#pragma once
+#include <cstdint>
+
+namespace mmv::gpu::warp {
+
+inline constexpr int kWarpItems = 512;
+inline constexpr int kChunks = 4;  // rows (chunks of 4 items) per lane
+
+__device__ __forceinline__ int row_item(int j) { return 4 * ((j & 7) >> 1) + (j & 1) + 2 * (j >> 3); }
+
+// B operands of the bf16 row scan: u[t] = columns 8t..8t+7 of U' (U'[k][j] = 1 iff item
+// mp(k) <= item mp(j): an upper-triangular ones matrix in row-item order); J = all ones.
+struct scan_frags_bf16 {
+  std::uint32_t u[2][2];
+  static constexpr std::uint32_t j = 0x3F803F80u;
+};
+
+// B operands of the uint8 row scan: byte i of u[t] = U'[4q + i][8t + g]; J = all ones.
+struct scan_frags_u8 {
+  std::uint32_t u[2];
+  static constexpr std::uint32_t j = 0x01010101u;
+};
+
+// This lane's fragments of U' for the bf16 (m16n8k16 B: rows 2q, 2q+1, 2q+8, 2q+9 of column g).
+__device__ __forceinline__ scan_frags_bf16 make_frags_bf16(int lane) {
+  const int g = lane >> 2, q = lane & 3;
+  scan_frags_bf16 f;
+#pragma unroll
+  for (int t = 0; t < 2; ++t) {
+    const int col = row_item(8 * t + g);
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int k = 2 * q + 8 * r;
+      f.u[t][r] = (row_item(k) <= col ? 0x3F80u : 0u) | (row_item(k + 1) <= col ? 0x3F800000u : 0u);
+    }
+  }
+  return f;
+}
+
+// This lane's fragments of U' for the uint8 MMA (m16n8k16 B: rows 4q..4q+3 of column g).
+__device__ __forceinline__ scan_frags_u8 make_frags_u8(int lane) {
+  const int g = lane >> 2, q = lane & 3;
+  scan_frags_u8 f;
+#pragma unroll
+  for (int t = 0; t < 2; ++t) {
+    const int col = row_item(8 * t + g);
+    f.u[t] = 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) f.u[t] |= (row_item(4 * q + i) <= col ? 1u : 0u) << (8 * i);
+  }
+  return f;
+}
+
+}  // namespace mmv::gpu::warp

@@ -1,0 +1,115 @@
+// Warp layer: row-local inclusive scans of the warp's 32×16 block on the tensor cores (layout in
+// layout.cuh). One MMA pass multiplies each 16×16 m-tile by U' (the scans) and by J (the row
+// totals, broadcast to the row's four lanes). Carries between rows live in row_carry.cuh.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "mmvram/gpu/thread/mma.cuh"
+#include "mmvram/gpu/thread/split.cuh"
+#include "mmvram/gpu/warp/layout.cuh"
+
+namespace mmv::gpu::warp {
+
+// The B fragments row_scan takes for values of type T (float: bf16 parts; uint32: byte planes).
+template <class T>
+__device__ __forceinline__ auto make_value_frags(int lane) {
+  if constexpr (std::is_same_v<T, float>) {
+    return make_frags_bf16(lane);
+  } else {
+    return make_frags_u8(lane);
+  }
+}
+
+// fp32: xs[c][e] = sum of the row's items up to item 4q+e, tot[c] = the row total, computed as
+// (lo + mid + hi)·[U' | J] over the three bf16 parts, accumulated in fp32 (lo first).
+__device__ __forceinline__ void row_scan(const float (&v)[4][4], const scan_frags_bf16& b,
+                                         float (&xs)[4][4], float (&tot)[4]) {
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {
+    const int c0 = 2 * m, c1 = 2 * m + 1;
+    std::uint32_t p[4][3];
+    thread::split3_bf16x2(v[c0][0], v[c0][1], p[0]);
+    thread::split3_bf16x2(v[c1][0], v[c1][1], p[1]);
+    thread::split3_bf16x2(v[c0][2], v[c0][3], p[2]);
+    thread::split3_bf16x2(v[c1][2], v[c1][3], p[3]);
+    float d[3][4] = {};
+#pragma unroll
+    for (int k = 2; k >= 0; --k) {
+      const std::uint32_t a[4] = {p[0][k], p[1][k], p[2][k], p[3][k]};
+      thread::mma_bf16(d[0], a, b.u[0][0], b.u[0][1]);
+      thread::mma_bf16(d[1], a, b.u[1][0], b.u[1][1]);
+      thread::mma_bf16(d[2], a, b.j, b.j);
+    }
+    xs[c0][0] = d[0][0], xs[c0][1] = d[0][1], xs[c0][2] = d[1][0], xs[c0][3] = d[1][1];
+    xs[c1][0] = d[0][2], xs[c1][1] = d[0][3], xs[c1][2] = d[1][2], xs[c1][3] = d[1][3];
+    tot[c0] = d[2][0], tot[c1] = d[2][2];
+  }
+}
+
+// int32 (as uint32, wrapping): the same scans with each value split into four byte planes,
+// one uint8 MMA per plane (exact int32 sums of bytes), recombined by shifts modulo 2^32.
+// The uint8 A operand wants columns 4q..4q+3, i.e. items {0,1,4,5}, {8,9,12,13}, {2,3,6,7},
+// {10,11,14,15} of the row for q = 0..3: two shuffle rounds move those item pairs first.
+__device__ __forceinline__ void row_scan(const std::uint32_t (&v)[4][4], const scan_frags_u8& b,
+                                         std::uint32_t (&xs)[4][4], std::uint32_t (&tot)[4]) {
+  const int lane = threadIdx.x & 31, q = lane & 3, base = lane & ~3;
+  const int src1 = base | (2 * (q & 1) + (q >> 1)), src2 = base | (2 * (q & 1) + 1 - (q >> 1));
+  const bool odd = lane & 1;
+  std::uint32_t planes[4][4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t r0 = __shfl_sync(~0u, odd ? v[c][2] : v[c][0], src1);
+    const std::uint32_t r1 = __shfl_sync(~0u, odd ? v[c][3] : v[c][1], src1);
+    const std::uint32_t s0 = __shfl_sync(~0u, odd ? v[c][0] : v[c][2], src2);
+    const std::uint32_t s1 = __shfl_sync(~0u, odd ? v[c][1] : v[c][3], src2);
+    const bool swap = q >= 2;
+    const std::uint32_t w[4] = {swap ? s0 : r0, swap ? s1 : r1, swap ? r0 : s0, swap ? r1 : s1};
+    thread::byte_planes(w, planes[c]);
+  }
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {
+    const int c0 = 2 * m, c1 = 2 * m + 1;
+    std::uint32_t r[3][4] = {};
+#pragma unroll
+    for (int t = 0; t < 3; ++t) {
+      const std::uint32_t bt = t < 2 ? b.u[t] : b.j;
+#pragma unroll
+      for (int p = 0; p < 4; ++p) {
+        std::uint32_t d[4];
+        thread::mma_u8(d, planes[c0][p], planes[c1][p], bt);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) r[t][i] += d[i] << (8 * p);
+      }
+    }
+    xs[c0][0] = r[0][0], xs[c0][1] = r[0][1], xs[c0][2] = r[1][0], xs[c0][3] = r[1][1];
+    xs[c1][0] = r[0][2], xs[c1][1] = r[0][3], xs[c1][2] = r[1][2], xs[c1][3] = r[1][3];
+    tot[c0] = r[2][0], tot[c1] = r[2][2];
+  }
+}
+
+// Flags (normalized 0/1 bytes fw[c], byte e = item 4q+e): F[c][e] = number of segment starts in
+// the row up to item 4q+e, nf[c] = starts in the row. bf16 0/1 and counts <= 16 are exact.
+__device__ __forceinline__ void flag_scan(const std::uint32_t (&fw)[4], const scan_frags_bf16& b,
+                                          std::uint32_t (&F)[4][4], std::uint32_t (&nf)[4]) {
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {
+    const int c0 = 2 * m, c1 = 2 * m + 1;
+    const std::uint32_t a[4] = {thread::flags_bf16x2(fw[c0], 0), thread::flags_bf16x2(fw[c1], 0),
+                                thread::flags_bf16x2(fw[c0], 1), thread::flags_bf16x2(fw[c1], 1)};
+    float d[3][4] = {};
+    thread::mma_bf16(d[0], a, b.u[0][0], b.u[0][1]);
+    thread::mma_bf16(d[1], a, b.u[1][0], b.u[1][1]);
+    thread::mma_bf16(d[2], a, b.j, b.j);
+    const float* o[2] = {d[0], d[1]};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      F[c0][e] = thread::exact_count(o[e >> 1][e & 1]);
+      F[c1][e] = thread::exact_count(o[e >> 1][2 + (e & 1)]);
+    }
+    nf[c0] = thread::exact_count(d[2][0]);
+    nf[c1] = thread::exact_count(d[2][2]);
+  }
+}
+
+}  // namespace mmv::gpu::warp

@@ -1,0 +1,63 @@
+// Host helpers shared by the API entry points: error checks, temporary-storage layout
+// (tile descriptors, then the tile counter, both zeroed before each launch) and grid sizing.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/tile/tile_stages.cuh"
+
+namespace mmv::gpu::detail {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw cuda_error(std::string("mmvram gpu: ") + what + ": " + cudaGetErrorString(e));
+}
+
+inline bool aligned_to(const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
+
+// Temporary storage for n items with desc_size bytes of descriptors per tile.
+struct temp_plan {
+  std::int64_t tiles;
+  std::size_t desc_bytes, total;
+};
+
+inline temp_plan plan_temp(std::int64_t n, std::size_t desc_size) {
+  const std::int64_t tiles = n > 0 ? (n + tile::kTileItems - 1) / tile::kTileItems : 0;
+  const std::size_t desc = (std::size_t(tiles) * desc_size + 255) / 256 * 256;
+  return {tiles, desc, desc + 256};
+}
+
+// Handles the size query (temp == nullptr) and checks the buffer; true when a launch is due.
+inline bool prepare(const temp_plan& p, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+  if (temp == nullptr) {
+    temp_bytes = p.total;
+    return false;
+  }
+  if (temp_bytes < p.total) throw cuda_error("mmvram gpu: temporary storage too small");
+  if (!aligned_to(temp, 16)) throw cuda_error("mmvram gpu: temporary storage not 16-byte aligned");
+  if (p.tiles == 0) return false;
+  check(cudaMemsetAsync(temp, 0, p.total, stream), "cudaMemsetAsync");
+  return true;
+}
+
+inline unsigned long long* tile_counter(const temp_plan& p, void* temp) {
+  return reinterpret_cast<unsigned long long*>(static_cast<char*>(temp) + p.desc_bytes);
+}
+
+// A persistent grid: as many blocks as fit on the device at once, at most one per tile, each
+// with `smem` bytes of dynamic shared memory (the kernel's limit is raised to that first).
+template <class Kernel>
+int grid_size(Kernel kernel, std::int64_t tiles, int smem) {
+  int dev = 0, sms = 0, per_sm = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tile::kThreads, smem), "occupancy");
+  return int(std::min<std::int64_t>(tiles, std::int64_t(sms) * std::max(per_sm, 1)));
+}
+
+}  // namespace mmv::gpu::detail
