@@ -1,5 +1,6 @@
 #include "mmvram/algorithms/common.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace mmv {
@@ -51,5 +52,36 @@ template vec<word> load_carry_matrix<word>(machine&);
 template vec<real> load_carry_matrix<real>(machine&);
 template vec<word> load_row_total_matrix<word>(machine&);
 template vec<real> load_row_total_matrix<real>(machine&);
+
+namespace detail {
+
+std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs) {
+  ++p.vcu_steps;
+  p.vcu_work += work;
+  const std::int64_t d = std::max(inputs) + 1;
+  p.depth = std::max(p.depth, d);
+  return d;
+}
+
+std::int64_t cost_tally::mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs) {
+  ++p.mmu_steps;
+  p.tile_products += ceil_div(rows, s);
+  p.multiply_adds += rows * s * s;
+  const std::int64_t d = std::max(inputs) + 1;
+  p.depth = std::max(p.depth, d);
+  return d;
+}
+
+std::int64_t cost_tally::call(const cost_prediction& sub, std::int64_t depth) {
+  p.mmu_steps += sub.mmu_steps;
+  p.vcu_steps += sub.vcu_steps;
+  p.tile_products += sub.tile_products;
+  p.multiply_adds += sub.multiply_adds;
+  p.vcu_work += sub.vcu_work;
+  p.depth = std::max(p.depth, depth);
+  return depth;
+}
+
+}  // namespace detail
 
 }  // namespace mmv

@@ -17,7 +17,7 @@
 // span or a product of values in [0, 1]: nothing is subtracted.
 #include "mmvram/algorithms/decayed_scan.hpp"
 
-#include "mmvram/algorithms/applications.hpp"  // detail::cost_tally
+#include "mmvram/algorithms/common.hpp"  // detail::cost_tally
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
 

@@ -84,33 +84,6 @@ word_vec elementwise_product(machine& m, const word_vec& a, const word_vec& b) {
 
 namespace detail {
 
-std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs) {
-  ++p.vcu_steps;
-  p.vcu_work += work;
-  const std::int64_t d = std::max(inputs) + 1;
-  p.depth = std::max(p.depth, d);
-  return d;
-}
-
-std::int64_t cost_tally::mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs) {
-  ++p.mmu_steps;
-  p.tile_products += ceil_div(rows, s);
-  p.multiply_adds += rows * s * s;
-  const std::int64_t d = std::max(inputs) + 1;
-  p.depth = std::max(p.depth, d);
-  return d;
-}
-
-std::int64_t cost_tally::call(const cost_prediction& sub, std::int64_t depth) {
-  p.mmu_steps += sub.mmu_steps;
-  p.vcu_steps += sub.vcu_steps;
-  p.tile_products += sub.tile_products;
-  p.multiply_adds += sub.multiply_adds;
-  p.vcu_work += sub.vcu_work;
-  p.depth = std::max(p.depth, depth);
-  return depth;
-}
-
 std::int64_t elementwise_product_tally(cost_tally& t, std::int64_t n, int bits, std::int64_t da, std::int64_t db) {
   if (n == 0) return std::max(da, db);
   const std::int64_t swap = t.vcu(n, {db});

@@ -74,18 +74,6 @@ cost_prediction matrix_product_predicted_cost(std::int64_t n, int s, int bits);
 
 namespace detail {
 
-// Adds up the instructions of an algorithm for its cost prediction, the way the ledger does:
-// each call adds one step and returns the depth of its output (one more than its deepest input;
-// loaded values are at depth 0).
-struct cost_tally {
-  int s;
-  cost_prediction p;
-  std::int64_t vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs);
-  std::int64_t mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs);
-  // Adds the steps and work of a sub-algorithm whose output is ready at `depth`.
-  std::int64_t call(const cost_prediction& sub, std::int64_t depth);
-};
-
 // elementwise_product's instructions on n pairs whose a and b are ready at depths da, db;
 // returns the depth of the products.
 std::int64_t elementwise_product_tally(cost_tally& t, std::int64_t n, int bits, std::int64_t da, std::int64_t db);

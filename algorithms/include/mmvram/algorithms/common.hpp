@@ -6,6 +6,7 @@
 #include "mmvram/model/machine.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace mmv {
@@ -36,5 +37,21 @@ template <class T> vec<T> load_prefix_matrix(machine& m);
 template <class T> vec<T> load_carry_matrix(machine& m);
 // W[k][j] = [j == s-1]: column s-1 of each output row holds the row's total; others are 0.
 template <class T> vec<T> load_row_total_matrix(machine& m);
+
+namespace detail {
+
+// Adds up the instructions of an algorithm for its cost prediction, the way the ledger does:
+// each call adds one step and returns the depth of its output (one more than its deepest input;
+// loaded values are at depth 0).
+struct cost_tally {
+  int s;
+  cost_prediction p;
+  std::int64_t vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs);
+  std::int64_t mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs);
+  // Adds the steps and work of a sub-algorithm whose output is ready at `depth`.
+  std::int64_t call(const cost_prediction& sub, std::int64_t depth);
+};
+
+}  // namespace detail
 
 }  // namespace mmv
