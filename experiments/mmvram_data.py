@@ -1,4 +1,4 @@
-"""Loading the numbers the plots draw: the CSVs of `mmvram sweep`/`run --report csv` (schema in
+"""Loading the numbers the plots draw: the CSVs of `mmvram sweep`/`run --format csv` (schema in
 docs/tool.md) and the GPU JSON of `mmvram-gpu bench` (schema in gpu/README.md). Nothing here
 knows how the numbers were produced."""
 import csv
@@ -45,6 +45,11 @@ def read_csv(path):
 def good(rows):
     """Rows that ran to the end and verified."""
     return [r for r in rows if r.get("verified") and not r.get("error")]
+
+
+def ran(rows):
+    """Rows that ran to the end (their counts are valid even where the result did not verify)."""
+    return [r for r in rows if not r.get("error")]
 
 
 def select(rows, **where):

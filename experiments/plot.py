@@ -3,7 +3,7 @@
 experiments/results/ (when present), then writes experiments/out/summary.md. PNG and SVG each.
 
 usage: experiments/plot.py [--out experiments/out] [--results experiments/results] [--gpu-only]
-  --gpu-only: redraw only the GPU figure (and summary.md), e.g. after `mmvram-gpu bench`.
+  --gpu-only: redraw only the GPU figures (and summary.md), e.g. after `mmvram-gpu bench`.
 """
 import argparse
 import math
@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import mmvram_data as data  # noqa: E402
+import plot_gpu  # noqa: E402
 import summary  # noqa: E402
 
 S_VALUES = [2, 4, 8, 16, 32, 128]
@@ -67,7 +68,10 @@ def figure_vs_n(out, mmu, vcu, field, name, ylabel, per_element=False):
                     label="2 floor(log_s n) (MatMulScan depth bound)")
             ax.plot(ns, [data.bound_vcu(n) for n in ns], ":", color="tab:red", lw=1.5,
                     label="log2 n / log2 log2 n (VCU-only lower bound, constant 1)")
-        if per_element:
+        if ns and per_element:
+            ax.plot(ns, [s for n in ns], ":", color="black", lw=1, label="s (O(n s) work of an MMU algorithm, constant 1)")
+            ax.plot(ns, [math.log2(n) for n in ns], "-.", color="black", lw=1,
+                    label="log2 n (O(n log n) work of a doubling VCU scan, constant 1)")
             ax.set_yscale("log")
         ax.set_xscale("log", base=2)
         ax.set_title(f"s = {s}")
@@ -81,11 +85,24 @@ def figure_vs_n(out, mmu, vcu, field, name, ylabel, per_element=False):
 
 
 def figure_crossover(out, mmu, vcu):
-    """Left: VCU-only steps / MMU steps per s. Right: where the ratio passes 1, against s = log2 n."""
+    """Left: the bounds' ratio (log n / log log n) / log_s n, above 1 exactly when s > log2 n.
+    Middle: measured steps of the best VCU-only segmented scan / steps of SSCR and block SSCR.
+    Right: the measured crossovers against the s >= log2 n region."""
     best = data.best_vcu_steps(vcu)
     crossings = summary.crossings(mmu, vcu)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    fig, (theory, left, right) = plt.subplots(1, 3, figsize=(18, 5.2))
     cmap = plt.get_cmap("viridis")
+    ks = [2 ** (e / 8) for e in range(8, 8 * 9 + 1)]  # log2 n from 2 to 512
+    for i, s in enumerate(S_VALUES):
+        theory.plot(ks, [data.bound_vcu(2 ** min(k, 1000)) / (k / math.log2(s)) for k in ks],
+                    color=cmap(i / (len(S_VALUES) - 1)), label=f"s = {s}: crosses 1 at log2 n = {s}")
+    theory.axhline(1, color="black", lw=1)
+    theory.set_xscale("log", base=2)
+    theory.set_xlabel("log2 n (n in elements)")
+    theory.set_ylabel("(log2 n / log2 log2 n) / log_s n  (= log2 s / log2 log2 n)")
+    theory.set_title("bounds: > 1 where O(log_s n) is below the VCU-only bound")
+    theory.legend(fontsize=8)
+    theory.grid(alpha=0.3)
     for i, s in enumerate(S_VALUES):
         for algo, style in (("sscr", "-"), ("block-sscr", "--")):
             rows = [r for r in data.select(mmu, algorithm=algo, s=s) if r["n"] in best]
@@ -96,9 +113,10 @@ def figure_crossover(out, mmu, vcu):
                           label=f"{algo}, s = {s}")
     left.axhline(1, color="black", lw=1)
     left.set_xscale("log", base=2)
+    left.set_yscale("log", base=2)
     left.set_xlabel("n (elements)")
-    left.set_ylabel("steps of the best VCU-only segmented scan / steps of the MMU algorithm")
-    left.set_title("> 1: the MMU algorithm takes fewer steps")
+    left.set_ylabel("best VCU-only segmented scan steps / MMU algorithm steps")
+    left.set_title("measured: > 1 where the MMU algorithm takes fewer steps")
     left.legend(fontsize=7, ncol=2)
     left.grid(alpha=0.3)
     n_top = max([24] + [math.log2(r["n"]) for r in mmu])
@@ -148,41 +166,56 @@ def figure_bits(out, bits):
 def figure_unit_share(out, picked):
     """Per algorithm: the MMU's and the VCU's share of the work and of the steps."""
     names = list(picked)
+    labels = [f"{a} (n = {picked[a]['n']})" for a in names]
     fig, (work, steps) = plt.subplots(1, 2, figsize=(13, 0.45 * len(names) + 1.5), sharey=True)
     for ax, mmu_field, vcu_field, title in ((work, "mmu_multiply_adds", "vcu_work_element_ops", "work"),
                                             (steps, "mmu_steps", "vcu_steps", "steps")):
         mmu = [picked[a][mmu_field] / max(1, picked[a][mmu_field] + picked[a][vcu_field]) for a in names]
-        ax.barh(names, mmu, color="tab:orange", label="MMU")
-        ax.barh(names, [1 - m for m in mmu], left=mmu, color="tab:blue", label="VCU")
+        ax.barh(labels, mmu, color="tab:orange", label="MMU")
+        ax.barh(labels, [1 - m for m in mmu], left=mmu, color="tab:blue", label="VCU")
         ax.set_xlim(0, 1)
         ax.set_xlabel(f"share of {title} (fraction)")
         ax.legend(loc="lower right", fontsize=8)
+    fig.suptitle("share of each unit, s = 16, the largest verified n <= 2^16 of each algorithm", fontsize=10)
     work.set_title("MMU multiply-adds vs VCU element ops")
     steps.set_title("MMU steps vs VCU steps")
     fig.tight_layout()
     save(fig, out, "unit_share")
 
 
-def figure_other(out, floats, matrix):
-    """Steps against n for the float algorithms and the matrix product, one line per s."""
-    parts = [("decayed-scan-stable", floats, "n (elements)"), ("spmv", floats, "n (nonzeros)"),
-             ("matrix-product", matrix, "n (matrix side)")]
+def figure_other(out, floats, products):
+    """Steps (top) and work per element (bottom) against n for the algorithms beyond the scans:
+    one line per s, with log_s n in the same colour."""
+    parts = [("decayed-scan-stable", floats, "n (elements)"), ("decayed-scan-unstable", floats, "n (elements)"),
+             ("spmv", floats, "n (nonzeros)"), ("elementwise-product", products, "n (elements)"),
+             ("matrix-product", products, "n (matrix side)")]
     parts = [p for p in parts if data.select(p[1], algorithm=p[0])]
     if not parts:
         return
-    fig, axes = plt.subplots(1, len(parts), figsize=(4.6 * len(parts), 4.2), squeeze=False)
+    fig, axes = plt.subplots(2, len(parts), figsize=(4.2 * len(parts), 7.5), squeeze=False)
     cmap = plt.get_cmap("viridis")
-    for ax, (algo, rows, xlabel) in zip(axes[0], parts):
-        ss = sorted({r["s"] for r in data.select(rows, algorithm=algo)})
+    for col, (algo, rows, xlabel) in enumerate(parts):
+        mine = data.select(rows, algorithm=algo)
+        ss = sorted({r["s"] for r in mine})
         for i, s in enumerate(ss):
-            xs, ys = data.series(data.select(rows, algorithm=algo, s=s), "steps")
-            ax.plot(xs, ys, marker=".", color=cmap(i / max(1, len(ss) - 1)), label=f"s = {s}")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("steps (MMU + VCU instructions)")
-        ax.set_title(f"{algo} ({rows[0]['format'] if rows else ''})")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+            sel = [r for r in mine if r["s"] == s and r["word_bits"] == max(x["word_bits"] for x in mine)]
+            color = cmap(i / max(1, len(ss) - 1))
+            xs, ys = data.series(sel, "steps")
+            axes[0][col].plot(xs, ys, marker=".", color=color, label=f"s = {s}")
+            if algo != "elementwise-product":  # its steps depend on B only: O(log_s B)
+                axes[0][col].plot(xs, [data.bound_log_s(x, s) for x in xs], ":", color=color, lw=1)
+            xs, ys = data.series(sel, "work_total_ops")
+            axes[1][col].plot(xs, [y / x for x, y in zip(xs, ys)], marker=".", color=color, label=f"s = {s}")
+        axes[0][col].set_title(f"{algo} ({mine[0]['mode']}, B = {max(r['word_bits'] for r in mine)})", fontsize=10)
+        axes[0][col].set_ylabel("steps (MMU + VCU instructions)")
+        axes[1][col].set_ylabel("work per n (ops: multiply-adds + element ops)")
+        axes[1][col].set_yscale("log")
+        for row in (0, 1):
+            axes[row][col].set_xscale("log", base=2)
+            axes[row][col].set_xlabel(xlabel)
+            axes[row][col].grid(alpha=0.3)
+        axes[0][col].legend(fontsize=7, title=None if algo == "elementwise-product" else "dotted: log_s n",
+                            title_fontsize=7)
     fig.tight_layout()
     save(fig, out, "steps_vs_n_other")
 
@@ -204,44 +237,12 @@ def figure_density(out, rows):
     save(fig, out, "work_vs_density")
 
 
-def figure_gpu(out, gpu_rows):
-    """Throughput against segment density for our kernels and the baselines, per GPU and dtype."""
-    seg = [r for r in gpu_rows if r.get("operation") in ("segmented_scan", "segmented_sum")]
-    if not seg:
-        return
-    groups = sorted({(r["gpu"], r["dtype"], r["operation"]) for r in seg})
-    rows_n = (len(groups) + 1) // 2
-    fig, axes = plt.subplots(rows_n, 2, figsize=(13, 4.5 * rows_n), squeeze=False)
-    for ax in axes.flatten()[len(groups):]:
-        ax.set_visible(False)
-    for ax, (gpu, dtype, op) in zip(axes.flatten(), groups):
-        rows = [r for r in seg if (r["gpu"], r["dtype"], r["operation"]) == (gpu, dtype, op)
-                and r.get("distribution_family") in ("geometric", "one_segment", "all_length_1")]
-        for kernel in sorted({r["kernel"] for r in rows}):
-            pts = sorted((max(r["segment_density"], 1e-9), r["throughput_gitems_per_s"]) for r in rows
-                         if r["kernel"] == kernel)
-            ours = any(r["family"] == "ours" for r in rows if r["kernel"] == kernel)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o" if ours else "--.", lw=2 if ours else 1,
-                    label=kernel)
-        copy = [r for r in gpu_rows if r["gpu"] == gpu and r["operation"] == "copy" and r["dtype"] == dtype]
-        if copy:
-            ax.axhline(copy[0]["throughput_gitems_per_s"], color="black", lw=0.8, ls=":", label="device copy (8 B/item)")
-        ax.set_xscale("log")
-        ax.set_xlabel("segment density (segments / n; one segment plotted at 1e-9)")
-        ax.set_ylabel("throughput (G items/s)")
-        ax.set_title(f"{gpu}: {op}, {dtype}")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    save(fig, out, "gpu_throughput_vs_density")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = pathlib.Path(__file__).resolve().parent
     parser.add_argument("--out", default=here / "out", type=pathlib.Path)
     parser.add_argument("--results", default=here / "results", type=pathlib.Path)
-    parser.add_argument("--gpu-only", action="store_true", help="redraw only the GPU figure and summary.md")
+    parser.add_argument("--gpu-only", action="store_true", help="redraw only the GPU figures and summary.md")
     args = parser.parse_args()
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -251,7 +252,7 @@ def main():
     floats = data.good(data.read_csv(out / "steps_float.csv"))
     bits = data.good(data.read_csv(out / "bits.csv"))
     if args.gpu_only:
-        figure_gpu(out, gpu_rows)
+        plot_gpu.draw_all(out, gpu_rows, save)
         summary.write(out, mmu, vcu, floats, bits, gpu_rows)
         return 0
     if mmu or vcu:
@@ -260,12 +261,13 @@ def main():
         figure_vs_n(out, mmu, vcu, "work_total_ops", "work_vs_n", "work per element (ops)", per_element=True)
         figure_crossover(out, mmu, vcu)
     figure_bits(out, bits)
-    figure_other(out, floats, data.good(data.read_csv(out / "matrix_product.csv")))
-    picked = summary.pick_for_share(mmu + vcu + floats + bits)
+    products = data.good(data.read_csv(out / "products.csv"))
+    figure_other(out, data.ran(data.read_csv(out / "steps_float.csv")), products)
+    picked = summary.pick_for_share(mmu + vcu + floats + bits + products)
     if picked:
         figure_unit_share(out, picked)
     figure_density(out, data.good(data.read_csv(out / "density.csv")))
-    figure_gpu(out, gpu_rows)
+    plot_gpu.draw_all(out, gpu_rows, save)
     summary.write(out, mmu, vcu, floats, bits, gpu_rows)
     return 0
 

@@ -23,6 +23,17 @@ if [[ ! -x $tool ]]; then
 fi
 mkdir -p "$out"
 if [[ ${MMVRAM_FRESH:-0} == 1 ]]; then rm -f "$out"/*.csv; fi
+# A CSV written by an mmvram with another schema cannot be resumed: start it again.
+header=$("$tool" run matmul-scan --n 1 --format csv | head -n 1)
+for f in "$out"/*.csv; do
+  [[ -f $f ]] || continue
+  want=$header
+  [[ $f == */bigbird_spmv.csv ]] && want="$header,bigbird_block,bigbird_random"
+  if [[ $(head -n 1 "$f") != "$want" ]]; then
+    echo "run_all.sh: $f has an older CSV schema; regenerating it" >&2
+    rm -f "$f"
+  fi
+done
 
 if [[ $full == 1 ]]; then n_max=2^24; bigbird_blocks="2 4 16 64"; else n_max=2^20; bigbird_blocks="2 4"; fi
 s_list=2,4,8,16,32,128
@@ -40,16 +51,19 @@ sweep() {
 sweep matmul-scan scd sscr block-sscr --n "2^2..$n_max" --s $s_list --mean-length 32 --out "$out/steps_mmu.csv"
 sweep hillis-steele-scan brent-kung-scan schwartz-segmented-scan min-index-segmented-scan \
   --n "2^2..$n_max" --s 16 --mean-length 32 --out "$out/steps_vcu.csv"
-# The float algorithms: decayed scans (the unstable one fails verification by design) and SpMV.
-sweep decayed-scan-stable spmv --format float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
+# The float algorithms: decayed scans (the unstable one divides by exp of the running sum of
+# log a, loses precision as it grows and fails verification by design from n ~ 2^7) and SpMV.
+sweep decayed-scan-stable decayed-scan-unstable spmv --mode float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
   --out "$out/steps_float.csv"
-sweep decayed-scan-unstable --format float32 --n "2^2..2^16" --s 16 --density 0 \
+sweep decayed-scan-unstable --mode float32 --n "2^2..2^16" --s 16 --density 0 \
   --out "$out/unstable_float32.csv"
 # The integer products, whose steps depend on the word width B.
 sweep elementwise-product --n 2^6 --s 2,4,16 --bits 12,16,24,32,48,64 --out "$out/bits.csv"
 sweep matrix-product --n 8 --s 2,4,16 --bits 24,32,48,64 --out "$out/bits.csv"
 sweep sscr block-sscr --n 2^12 --s 2,4,16 --bits 24,32,48,64 --out "$out/bits.csv"
-sweep matrix-product --n 2..32 --s 2,4,16 --bits 64 --out "$out/matrix_product.csv"
+# The products against n (B = 64).
+sweep elementwise-product --n "2^2..2^16" --s $s_list --bits 64 --out "$out/products.csv"
+sweep matrix-product --n 2..32 --s $s_list --bits 64 --out "$out/products.csv"
 # Work of the compress step against the segment density.
 sweep scd sscr block-sscr schwartz-segmented-scan --n 2^16 --s 16 \
   --density 0,0.0001,0.001,0.01,0.03125,0.1,0.3,1 --out "$out/density.csv"
@@ -58,9 +72,9 @@ sweep scd sscr block-sscr schwartz-segmented-scan --n 2^16 --s 16 \
 bigbird="$out/bigbird_spmv.csv"
 for b in $bigbird_blocks; do
   for r in 2 4 8; do
-    if [[ -f $bigbird ]] && grep -q "^spmv,.*,bigbird,.*#b=$b,r=$r\$" "$bigbird" 2>/dev/null; then continue; fi
+    if [[ -f $bigbird ]] && grep -q "^spmv,.*,$b,$r\$" "$bigbird"; then continue; fi
     echo "== mmvram run spmv --bigbird $b,$r,1,2 --n 65536" >&2
-    row=$("$tool" run spmv --bigbird "$b,$r,1,2" --n 65536 --s 16 --format float64 --report csv)
+    row=$("$tool" run spmv --bigbird "$b,$r,1,2" --n 65536 --s 16 --mode float64 --format csv)
     [[ -f $bigbird ]] || echo "$(head -1 <<<"$row"),bigbird_block,bigbird_random" >"$bigbird"
     echo "$(tail -1 <<<"$row"),$b,$r" >>"$bigbird"
   done

@@ -62,18 +62,18 @@ double density_of_mean_length(const std::string& text) {
   return 1.0 / l;
 }
 
-report_format parse_report(const std::string& text) {
+report_format parse_format(const std::string& text) {
   if (text == "table") return report_format::table;
   if (text == "json") return report_format::json;
   if (text == "csv") return report_format::csv;
-  throw usage_error("--report must be table, json or csv (got " + text + ")");
+  throw usage_error("--format must be table, json or csv (got " + text + ")");
 }
 
-number_format parse_format(const std::string& text) {
+number_format parse_mode(const std::string& text) {
   try {
     return parse_number_format(text);
   } catch (const model_error& e) {
-    throw usage_error(std::string("--format: ") + e.what());
+    throw usage_error(std::string("--mode: ") + e.what());
   }
 }
 
@@ -158,7 +158,7 @@ run_options parse_run(const std::vector<std::string>& args) {
        }},
       {"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
       {"--bits", [&](const std::string& v) { o.bits = parse_int_in(v, "--bits", 2, 64), bits_given = true; }},
-      {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
+      {"--mode", [&](const std::string& v) { o.mode = parse_mode(v); }},
       {"--density", [&](const std::string& v) {
          if (density_given) throw usage_error("give only one of --density and --mean-length");
          in.density = check_density(parse_real(v, "--density"), v), density_given = true;
@@ -180,7 +180,7 @@ run_options parse_run(const std::vector<std::string>& args) {
          if (in.bigbird.size() < 2 || in.bigbird.size() > 4 || in.bigbird[0] < 1)
            throw usage_error("--bigbird takes BLOCK,RANDOM[,WINDOW[,GLOBAL]] (got " + v + ")");
        }},
-      {"--report", [&](const std::string& v) { o.report = parse_report(v); }},
+      {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
@@ -190,9 +190,11 @@ run_options parse_run(const std::vector<std::string>& args) {
     o.algorithm = p;
   });
   if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
-  if (!bits_given && o.format == number_format::float64) o.bits = 64;
-  if (o.trace && o.report == report_format::csv) throw usage_error("--trace needs --report table or json");
-  if (!in.flags_file.empty() && in.values_file.empty()) throw usage_error("--flags needs --values");
+  if (!bits_given && o.mode == number_format::float64) o.bits = 64;
+  if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
+  for (const auto& [file, option] : {std::pair{&in.flags_file, "--flags"}, {&in.decays_file, "--decays"},
+                                      {&in.values2_file, "--values2"}})
+    if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");
   if (!in.vector_file.empty() && in.matrix_file.empty()) throw usage_error("--vector needs --matrix");
   return o;
 }
@@ -218,7 +220,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
          o.densities.clear();
          for (const auto& l : split(v, ',')) o.densities.push_back(density_of_mean_length(l));
        }},
-      {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
+      {"--mode", [&](const std::string& v) { o.mode = parse_mode(v); }},
       {"--seed", [&](const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
@@ -231,7 +233,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   for (auto n : o.ns)
     if (n < 1) throw usage_error("--n must be at least 1");
   if (o.ss.empty()) o.ss = {16};
-  if (o.bits.empty()) o.bits = {o.format == number_format::float64 && !bits_given ? 64 : 32};
+  if (o.bits.empty()) o.bits = {o.mode == number_format::float64 && !bits_given ? 64 : 32};
   if (o.densities.empty()) o.densities = {0.05};
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return o;
@@ -239,9 +241,9 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
 
 list_options parse_list(const std::vector<std::string>& args) {
   list_options o;
-  walk(args, {{"--report", [&](const std::string& v) { o.report = parse_report(v); }}}, {},
+  walk(args, {{"--format", [&](const std::string& v) { o.format = parse_format(v); }}}, {},
        [](const std::string& p) { throw usage_error("list takes no argument (got '" + p + "')"); });
-  if (o.report == report_format::csv) throw usage_error("list prints --report table or json");
+  if (o.format == report_format::csv) throw usage_error("list prints --format table or json");
   return o;
 }
 

@@ -34,9 +34,9 @@ struct run_options {
   std::string algorithm;
   int s = 16;
   int bits = 32;
-  number_format format = number_format::integer;
+  number_format mode = number_format::integer;  // --mode: the machine's number format
   input_options input;
-  report_format report = report_format::table;
+  report_format format = report_format::table;   // --format: how the report is printed
   std::string dag_file;
   bool trace = false;
 };
@@ -47,7 +47,7 @@ struct sweep_options {
   std::vector<int> ss;
   std::vector<int> bits;
   std::vector<double> densities;
-  number_format format = number_format::integer;
+  number_format mode = number_format::integer;
   std::uint64_t seed = 1;
   std::string out;
   int jobs = 0;  // 0: every available core
@@ -55,7 +55,7 @@ struct sweep_options {
 };
 
 struct list_options {
-  report_format report = report_format::table;
+  report_format format = report_format::table;
 };
 
 struct instructions_options {
@@ -76,6 +76,7 @@ std::vector<std::int64_t> parse_count_list(const std::string& text, const std::s
 // "0.01", "1/32": a real number.
 double parse_real(const std::string& text, const std::string& what);
 
+// The text of `mmvram help`: every command and option (defined in main.cpp).
 std::string usage_text();
 
 }  // namespace mmv::tool

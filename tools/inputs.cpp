@@ -93,7 +93,22 @@ void require_file(const std::string& path, const std::string& option, const algo
 void require_integer_values(const csr_matrix& a, const std::string& what) {
   for (std::size_t k = 0; k < a.values.size(); ++k)
     if (a.values[k] != std::trunc(a.values[k]))
-      throw usage_error(what + ": entry " + std::to_string(k) + " is not an integer (use --format float32 or float64)");
+      throw usage_error(what + ": entry " + std::to_string(k) + " is not an integer (use --mode float32 or float64)");
+}
+
+// Refuses an input file the algorithm does not read (it would be silently ignored otherwise).
+void require_no_foreign_files(const algorithm_entry& e, const input_options& o) {
+  const auto sh = e.shape;
+  const bool flags = sh == input_shape::segmented || sh == input_shape::decayed;
+  const bool pair = sh == input_shape::vector_pair || sh == input_shape::matrix_pair;
+  const bool matrix = sh == input_shape::sparse_matrix;
+  const std::pair<const std::string*, std::pair<const char*, bool>> files[] = {
+      {&o.values_file, {"--values", !matrix}},          {&o.flags_file, {"--flags", flags}},
+      {&o.decays_file, {"--decays", sh == input_shape::decayed}}, {&o.values2_file, {"--values2", pair}},
+      {&o.matrix_file, {"--matrix", matrix}},           {&o.vector_file, {"--vector", matrix}}};
+  for (const auto& [path, use] : files)
+    if (!path->empty() && !use.second)
+      throw usage_error(e.name + " does not read " + use.first + " (its input: " + to_string(sh) + ")");
 }
 
 algorithm_input input_from_files(const algorithm_entry& e, const input_options& o, number_format format) {
@@ -170,11 +185,12 @@ std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits) {
 
 algorithm_input make_input(const algorithm_entry& e, const input_options& o, number_format format, int bits) {
   const bool integer = format == number_format::integer;
-  if (integer && !e.integer_ok) throw usage_error(e.name + " runs in float mode only (--format float32 or float64)");
-  if (!integer && !e.float_ok) throw usage_error(e.name + " runs in integer mode only (--format integer)");
+  if (integer && !e.integer_ok) throw usage_error(e.name + " runs in float mode only (--mode float32 or float64)");
+  if (!integer && !e.float_ok) throw usage_error(e.name + " runs in integer mode only (--mode integer)");
   if (!o.bigbird.empty() && (e.shape != input_shape::sparse_matrix || o.from_files()))
     throw usage_error("--bigbird generates the matrix of spmv; it does not combine with " +
                       (o.from_files() ? std::string("input files") : e.name));
+  require_no_foreign_files(e, o);
   if (o.from_files()) return input_from_files(e, o, format);
 
   draw d(o.seed);

@@ -10,7 +10,7 @@
 
 namespace mmv::tool {
 
-// Builds the input `entry` consumes on a machine of the given format and word width.
+// Builds the input `entry` consumes on a machine of the given number format (--mode) and word width.
 algorithm_input make_input(const algorithm_entry& entry, const input_options& options, number_format format,
                            int bits);
 

@@ -10,7 +10,7 @@ namespace mmv::tool {
 
 namespace {
 
-std::string formats_of(const algorithm_entry& e) {
+std::string modes_of(const algorithm_entry& e) {
   if (e.integer_ok && e.float_ok) return "integer, float";
   return e.integer_ok ? "integer" : "float";
 }
@@ -25,24 +25,24 @@ std::string quoted(const std::string& s) {
 
 int print_list(const list_options& o) {
   const auto& table = algorithm_table();
-  if (o.report == report_format::json) {
+  if (o.format == report_format::json) {
     std::cout << "[";
     for (std::size_t i = 0; i < table.size(); ++i) {
       const auto& e = table[i];
       std::cout << (i ? ",\n " : "\n ") << "{\"name\": " << quoted(e.name) << ", \"title\": " << quoted(e.title)
                 << ", \"units\": " << quoted(e.units) << ", \"step_bound\": " << quoted(e.step_bound)
                 << ", \"work_bound\": " << quoted(e.work_bound) << ", \"min_word_bits\": " << quoted(e.min_word_bits)
-                << ", \"input\": " << quoted(to_string(e.shape)) << ", \"formats\": " << quoted(formats_of(e)) << "}";
+                << ", \"input\": " << quoted(to_string(e.shape)) << ", \"modes\": " << quoted(modes_of(e)) << "}";
     }
     std::cout << "\n]\n";
     return 0;
   }
   std::cout << std::left << std::setw(26) << "algorithm" << std::setw(10) << "units" << std::setw(24) << "steps"
-            << std::setw(14) << "work" << std::setw(16) << "input" << std::setw(16) << "formats"
+            << std::setw(14) << "work" << std::setw(16) << "input" << std::setw(16) << "modes"
             << "minimum word width B\n";
   for (const auto& e : table)
     std::cout << std::left << std::setw(26) << e.name << std::setw(10) << e.units << std::setw(24) << e.step_bound
-              << std::setw(14) << e.work_bound << std::setw(16) << to_string(e.shape) << std::setw(16) << formats_of(e)
+              << std::setw(14) << e.work_bound << std::setw(16) << to_string(e.shape) << std::setw(16) << modes_of(e)
               << e.min_word_bits << "\n";
   std::cout << "\n";
   for (const auto& e : table) std::cout << std::left << std::setw(26) << e.name << e.title << "\n";

@@ -8,6 +8,8 @@
 #include <malloc.h>
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,7 @@ std::string usage_text() {
   return R"(usage: mmvram COMMAND [options]
 
 commands:
-  list [--report table|json]            algorithms, their units, step/work bounds and word width
+  list [--format table|json]            algorithms, their units, step/work bounds and word width
   instructions [--s S] [--m M]          the machine's instruction table with costs (cost.hpp)
   run ALGO [options]                    run one algorithm, verify it, print its cost report
   sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
@@ -26,8 +28,8 @@ commands:
 run options:
   --n N                 problem size (1024, 2^20); default 1024
   --s S                 MMU tile size, S >= 2; default 16
-  --bits B              word width B in 2..64; default 32 (64 with --format float64)
-  --format F            integer | float32 | float64; default integer
+  --bits B              word width B in 2..64; default 32 (64 with --mode float64)
+  --mode M              number format of the machine: integer | float32 | float64; default integer
   --density D           probability that a position starts a segment, in [0, 1]; default 0.05
   --mean-length L       the same as --density 1/L
   --seed K              seed of the random input; default 1
@@ -38,14 +40,14 @@ run options:
   --decays FILE         decays a for decayed scans
   --values2 FILE        second operand (element-wise and matrix products)
   --matrix FILE.mtx     Matrix Market matrix for spmv; --vector FILE its dense vector
-  --report R            table | json | csv; default table
+  --format F            report format: table | json | csv; default table
   --dag FILE.dot        write the dependency DAG as Graphviz DOT
   --trace               print every instruction (unit, op, region, length, cost, output)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:
   --n LIST              counts and ranges: 2^10..2^20 (doubling), 2^4..2^20:4 (factor 4), 1000,5000
-  --s LIST, --bits LIST, --density LIST (or --mean-length LIST), --format F, --seed K
+  --s LIST, --bits LIST, --density LIST (or --mean-length LIST), --mode M, --seed K
   --out FILE.csv        rows are appended; points already in the file are skipped
   --jobs J              parallel runs (default: every core); --quiet hides the progress bar
 
@@ -55,9 +57,9 @@ exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width ov
 
 int command_run(const run_options& o) {
   const run_report r = run_once(o);
-  if (o.report == report_format::json) {
+  if (o.format == report_format::json) {
     print_json(std::cout, r);
-  } else if (o.report == report_format::csv) {
+  } else if (o.format == report_format::csv) {
     std::cout << csv_header() << "\n" << csv_row(r) << "\n";
   } else {
     if (o.trace) {
@@ -99,6 +101,14 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   try {
     return mmv::tool::dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::length_error&) {
+    std::cerr << "mmvram: error: out of memory: the input is too large for this machine (the simulator needs "
+                 "about 80 bytes per element; see docs/tool.md, Performance)\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "mmvram: error: out of memory: the input is too large for this machine (the simulator needs "
+                 "about 80 bytes per element; see docs/tool.md, Performance)\n";
+    return 2;
   } catch (const mmv::width_error& e) {
     std::cerr << "mmvram: error: " << e.what() << " (raise --bits or lower --max-value)\n";
   } catch (const std::exception& e) {

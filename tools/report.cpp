@@ -36,7 +36,7 @@ std::vector<field> fields(const run_report& r) {
   return {
       {"algorithm", kind::text, r.algorithm},
       {"units", kind::text, r.units},
-      {"format", kind::text, r.format},
+      {"mode", kind::text, r.mode},
       {"word_bits", kind::number, num(std::int64_t{r.bits})},
       {"s", kind::number, num(std::int64_t{r.s})},
       {"n", kind::number, num(r.n)},
@@ -149,7 +149,7 @@ std::string csv_row(const run_report& r) {
 }
 
 void print_json(std::ostream& out, const run_report& r) {
-  out << "{\n  \"schema\": \"mmvram-run/1\"";
+  out << "{\n  \"schema\": \"mmvram-run/2\"";
   for (const auto& f : fields(r)) out << ",\n  " << json_string(f.name) << ": " << json_value(f);
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
@@ -192,7 +192,7 @@ void print_trace(std::ostream& out, const run_report& r) {
 
 void print_table(std::ostream& out, const run_report& r) {
   out << "algorithm  " << r.algorithm << " (" << r.units << ")\n"
-      << "machine    s = " << r.s << ", B = " << r.bits << " bits, " << r.format << "\n"
+      << "machine    s = " << r.s << ", B = " << r.bits << " bits, " << r.mode << "\n"
       << "input      " << r.input_source << ": n = " << r.n
       << (r.segments > 0 ? ", " + std::to_string(r.segments) + " segment(s), density " + num(r.density) : "")
       << (r.input_source == "files" ? "" : ", seed " + std::to_string(r.seed)) << "\n"

@@ -13,8 +13,11 @@
 
 namespace mmv::tool {
 
+// Everything one run produced: what ran, on which input, the ledger's counts and the prediction.
 struct run_report {
-  std::string algorithm, units, format, input_source;  // input_source: "random", "files" or "bigbird"
+  std::string algorithm, units;
+  std::string mode;          // number format: integer, float32 or float64
+  std::string input_source;  // "random", "files" or "bigbird"
   std::int64_t n = 0;
   int s = 0, bits = 0;
   double density = 0;         // requested (random) or measured segments/n (files)
@@ -28,14 +31,21 @@ struct run_report {
   algorithm_outcome outcome;
   double wall_time_s = 0;
   std::string error;  // a sweep point that raised an error instead of finishing
+  // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;
 };
 
+// The report for people: inputs, output preview, verification, measured vs predicted counts,
+// then the counts per region.
 void print_table(std::ostream& out, const run_report& r);
+// The report as one JSON object (schema "mmvram-run/2", docs/tool.md): the CSV fields, then
+// output preview, mismatch, regions and, with --trace, every instruction.
 void print_json(std::ostream& out, const run_report& r);
-// The CSV schema shared by `run --report csv` and `sweep`: one header, one row per run.
+// The CSV schema shared by `run --format csv` and `sweep`: one header, one row per run.
 const std::vector<std::string>& csv_columns();
+// The column names joined by commas (no newline).
 std::string csv_header();
+// One run as a CSV line (no newline): empty cells for fields that do not apply.
 std::string csv_row(const run_report& r);
 // Every instruction of the run: unit, op, region, length, cost and an output preview.
 void print_trace(std::ostream& out, const run_report& r);

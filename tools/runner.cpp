@@ -26,12 +26,12 @@ std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in)
 
 run_report run_once(const run_options& o) {
   const algorithm_entry& entry = find_algorithm(o.algorithm);
-  const algorithm_input input = make_input(entry, o.input, o.format, o.bits);
+  const algorithm_input input = make_input(entry, o.input, o.mode, o.bits);
 
   machine_config config;
   config.s = o.s;
   config.word_bits = o.bits;
-  config.format = o.format;
+  config.format = o.mode;
   config.record_dag = !o.dag_file.empty();
   config.record_trace = o.trace;
   machine m(config);
@@ -39,7 +39,7 @@ run_report run_once(const run_options& o) {
   run_report r;
   r.algorithm = entry.name;
   r.units = entry.units;
-  r.format = to_string(o.format);
+  r.mode = to_string(o.mode);
   const bool measured = o.input.from_files() || !o.input.bigbird.empty();
   r.input_source = o.input.from_files() ? "files" : o.input.bigbird.empty() ? "random" : "bigbird";
   r.n = input.n;

@@ -1,5 +1,5 @@
 // The sweep: points = algorithms x n x s x B x density (density only for inputs with flags),
-// keyed by (algorithm, format, word_bits, s, n, density, seed). Rows already in the CSV with
+// keyed by (algorithm, mode, word_bits, s, n, density, seed). Rows already in the CSV with
 // the same key are skipped; new rows are appended and flushed one by one under a mutex, so an
 // interrupted sweep loses at most the points in flight. Workers take points largest n first.
 #include "sweep.hpp"
@@ -19,11 +19,13 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 namespace mmv::tool {
 
 namespace {
 
-const std::vector<std::string> key_columns{"algorithm", "format", "word_bits", "s", "n", "density", "seed"};
+const std::vector<std::string> key_columns{"algorithm", "mode", "word_bits", "s", "n", "density", "seed"};
 
 // Splits one CSV line (RFC 4180 quoting, no embedded newlines).
 std::vector<std::string> split_csv(const std::string& line) {
@@ -68,23 +70,27 @@ std::set<std::string> existing_keys(const std::string& path, const std::vector<s
   return keys;
 }
 
+// On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
 class progress_bar {
  public:
-  progress_bar(std::size_t total, bool quiet) : total_(total), quiet_(quiet), start_(clock::now()) {}
+  progress_bar(std::size_t total, bool quiet)
+      : total_(total), quiet_(quiet), terminal_(::isatty(2) == 1), start_(clock::now()) {}
   void update(std::size_t done, const std::string& last) {
     if (quiet_) return;
+    const bool new_tenth = done == 0 || done == total_ || done * 10 / total_ != (done - 1) * 10 / total_;
+    if (!terminal_ && !new_tenth) return;
     const int width = 30, filled = total_ ? static_cast<int>(width * done / total_) : width;
     const double elapsed = std::chrono::duration<double>(clock::now() - start_).count();
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu  %.0fs  %-48.48s", std::string(filled, '#').c_str(),
-                 std::string(width - filled, '.').c_str(), done, total_, elapsed, last.c_str());
-    if (done == total_) std::fprintf(stderr, "\n");
+    std::fprintf(stderr, "%s[%s%s] %zu/%zu  %.0fs  %-48.48s%s", terminal_ ? "\r" : "", std::string(filled, '#').c_str(),
+                 std::string(width - filled, '.').c_str(), done, total_, elapsed, last.c_str(),
+                 terminal_ && done != total_ ? "" : "\n");
     std::fflush(stderr);
   }
 
  private:
   using clock = std::chrono::steady_clock;
   std::size_t total_;
-  bool quiet_;
+  bool quiet_, terminal_;
   clock::time_point start_;
 };
 
@@ -92,8 +98,8 @@ std::vector<run_options> points_of(const sweep_options& o) {
   std::vector<run_options> points;
   for (const auto& name : o.algorithms) {
     const algorithm_entry& e = find_algorithm(name);
-    if (o.format == number_format::integer ? !e.integer_ok : !e.float_ok)
-      throw usage_error(name + " does not run in " + to_string(o.format) + " format");
+    if (o.mode == number_format::integer ? !e.integer_ok : !e.float_ok)
+      throw usage_error(name + " does not run in " + to_string(o.mode) + " mode");
     const bool flagged = e.shape == input_shape::segmented || e.shape == input_shape::decayed ||
                          e.shape == input_shape::sparse_matrix;
     const std::vector<double> densities = flagged ? o.densities : std::vector<double>{o.densities.front()};
@@ -102,7 +108,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
         for (auto bits : o.bits)
           for (auto d : densities) {
             run_options r;
-            r.algorithm = e.name, r.s = s, r.bits = bits, r.format = o.format;
+            r.algorithm = e.name, r.s = s, r.bits = bits, r.mode = o.mode;
             r.input.n = n, r.input.density = d, r.input.seed = o.seed;
             points.push_back(r);
           }
@@ -115,7 +121,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
 run_report failed_point(const run_options& p, const std::string& error) {
   run_report r;
   const algorithm_entry& e = find_algorithm(p.algorithm);
-  r.algorithm = e.name, r.units = e.units, r.format = to_string(p.format), r.input_source = "random";
+  r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random";
   r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
   r.error = error.empty() ? "error" : error;
   return r;

@@ -40,11 +40,14 @@ std::string format_value(real v) {
   return buf;
 }
 
+// Compares a result with its reference (exactly for integers, within `tol` for reals) and
+// records the simulator time of the run.
 template <class T>
-algorithm_outcome compare(const std::vector<T>& got, const std::vector<T>& want, double tol) {
+algorithm_outcome checked(const std::vector<T>& got, const std::vector<T>& want, double tol, double seconds) {
   algorithm_outcome o;
   o.output_length = static_cast<std::int64_t>(got.size());
   o.tolerance = tol;
+  o.simulate_seconds = seconds;
   for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i]));
   if (got.size() != want.size()) {
     o.mismatch = "output has " + std::to_string(got.size()) + " values, the reference " + std::to_string(want.size());
@@ -59,14 +62,6 @@ algorithm_outcome compare(const std::vector<T>& got, const std::vector<T>& want,
       o.mismatch = "index " + std::to_string(i) + ": got " + format_value(got[i]) + ", expected " + format_value(want[i]);
     o.verified = o.verified && !bad;
   }
-  return o;
-}
-
-// compare() plus the simulator time of the run.
-template <class T>
-algorithm_outcome checked(const std::vector<T>& got, const std::vector<T>& want, double tol, double seconds) {
-  auto o = compare(got, want, tol);
-  o.simulate_seconds = seconds;
   return o;
 }
 
@@ -252,10 +247,10 @@ std::vector<algorithm_entry> make_table() {
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return block_sscr_segmented_scan(m, x, f); }),
                by_size(&block_sscr_predicted_cost)});
   t.push_back({"decayed-scan-stable", "decayed segmented scan h = a h + b, exp(segsum(log a)) blocks on the MMU",
-               "MMU+VCU", "O(log_s n)", "O(n s)", "float format; indices < n", input_shape::decayed, false, true,
+               "MMU+VCU", "O(log_s n)", "O(n s)", "float modes only", input_shape::decayed, false, true,
                decayed_runner(&decayed_scan_stable), by_size(&decayed_scan_stable_predicted_cost)});
   t.push_back({"decayed-scan-unstable", "decayed segmented scan by differences of one scan of log a (breaks down)",
-               "MMU+VCU", "O(log_s n)", "O(n s)", "float format; fails once -sum log a > ~88 (f32)",
+               "MMU+VCU", "O(log_s n)", "O(n s)", "float modes only; fails once -sum log a > ~88 (f32)",
                input_shape::decayed, false, true, decayed_runner(&decayed_scan_unstable),
                [](const algorithm_input&, const machine_config&) { return std::optional<cost_prediction>(); }});
   t.push_back({"spmv", "CSR sparse matrix times vector, GATHER -> MULT -> SCD", "MMU+VCU", "O(log_s nnz + log_s B)",

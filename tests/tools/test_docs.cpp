@@ -1,10 +1,12 @@
 // The tool output shown in the docs is the tool's output: every `<!-- mmvram: ARGS -->` block
-// of docs/walkthrough.md and docs/tool.md is re-run and compared line by line (only the wall
-// time's value may differ). Also: docs/tool.md documents every CSV column, and the
-// walkthrough's results are the seeds' published answers.
+// of every page under docs/ is re-run and compared line by line (only the wall time's value may
+// differ), and no page shows tool output without such a marker. Also: docs/tool.md documents
+// every CSV column, and the walkthrough's results are the seeds' published answers.
 #include "catch.hpp"
 #include "tool_process.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <regex>
 
 using mmv::test::read_text;
@@ -17,6 +19,16 @@ const std::string source_dir = MMVRAM_SOURCE_DIR;
 struct doc_block {
   std::string args, body;
 };
+
+// Every markdown page under docs/, as a path relative to docs/.
+std::vector<std::string> pages() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(source_dir + "/docs"))
+    if (e.path().extension() == ".md")
+      out.push_back(std::filesystem::relative(e.path(), source_dir + "/docs").string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 std::vector<doc_block> blocks_of(const std::string& page) {
   std::vector<doc_block> blocks;
@@ -71,7 +83,22 @@ void check_page(const std::string& page, std::size_t at_least) {
 
 TEST_CASE("docs/walkthrough.md shows the tool's real output") { check_page("walkthrough.md", 4); }
 
-TEST_CASE("docs/tool.md shows the tool's real output") { check_page("tool.md", 2); }
+TEST_CASE("docs/tool.md shows the tool's real output") { check_page("tool.md", 3); }
+
+TEST_CASE("every other page's tool output is the tool's real output") {
+  for (const auto& page : pages())
+    if (page != "walkthrough.md" && page != "tool.md") check_page(page, 0);
+}
+
+TEST_CASE("no page shows tool output without a <!-- mmvram: --> marker") {
+  // The first lines of the tool's outputs: a trace, a table report, a JSON report, `list`.
+  const std::regex unmarked("(^|\n)(?!<!-- mmvram: )[^\n]*\n```[a-z]*\n(#   unit|algorithm  |\\{\n  \"schema\": \"mmvram-run)");
+  for (const auto& page : pages()) {
+    CAPTURE(page);
+    const std::string text = read_text(source_dir + "/docs/" + page);
+    CHECK_FALSE(std::regex_search(text, unmarked));
+  }
+}
 
 TEST_CASE("the walkthrough's runs give the seeds' published answers") {
   const std::string x = "experiments/inputs/seed001_x.txt", f = "experiments/inputs/seed001_f.txt";
@@ -92,7 +119,7 @@ TEST_CASE("the walkthrough's runs give the seeds' published answers") {
 
 TEST_CASE("docs/tool.md documents every CSV column") {
   const std::string doc = read_text(source_dir + "/docs/tool.md");
-  const auto r = run_tool({"run", "matmul-scan", "--n", "4", "--report", "csv"});
+  const auto r = run_tool({"run", "matmul-scan", "--n", "4", "--format", "csv"});
   REQUIRE(r.code == 0);
   std::istringstream header(r.out.substr(0, r.out.find('\n')));
   int columns = 0;

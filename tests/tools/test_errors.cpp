@@ -28,9 +28,9 @@ TEST_CASE("bad command lines exit 2 with one line") {
   require_clean_error({"run", "sscr", "--bogus", "1"}, "unknown option --bogus");
   require_clean_error({"run", "sscr", "--n"}, "needs a value");
   require_clean_error({"run", "sscr", "--n", "ten"}, "--n");
-  require_clean_error({"run", "sscr", "--format", "float16"}, "unknown number format");
-  require_clean_error({"run", "sscr", "--report", "xml"}, "--report");
-  require_clean_error({"run", "sscr", "--trace", "--report", "csv"}, "--trace");
+  require_clean_error({"run", "sscr", "--mode", "float16"}, "--mode: unknown number format");
+  require_clean_error({"run", "sscr", "--format", "xml"}, "--format must be table, json or csv");
+  require_clean_error({"run", "sscr", "--trace", "--format", "csv"}, "--trace");
   require_clean_error({"run", "sscr", "scd"}, "one algorithm");
   require_clean_error({"sweep", "sscr"}, "--out");
   require_clean_error({"sweep", "--out", "x.csv"}, "algorithm");
@@ -47,6 +47,15 @@ TEST_CASE("out-of-range parameters exit 2 with one line") {
   require_clean_error({"sweep", "sscr", "--s", "1,4", "--out", "x.csv"}, "--s must be in 2..");
   require_clean_error({"sweep", "sscr", "--density", "0.1,2", "--out", "x.csv"}, "--density");
   require_clean_error({"run", "decayed-scan-stable"}, "float mode only");
+  require_clean_error({"run", "sscr", "--n", "2^62"}, "out of memory");
+  require_clean_error({"run", "sscr", "--n", "2^70"}, "too large");
+  require_clean_error({"run", "sscr", "--n", "2^10..2^12"}, "expected a count");
+  require_clean_error({"sweep", "sscr", "--n", "2^12..2^10", "--out", "x.csv"}, "bad range");
+  require_clean_error({"sweep", "sscr", "--jobs", "0", "--out", "x.csv"}, "--jobs must be in 1..");
+  require_clean_error({"sweep", "no-such-algorithm", "--out", "x.csv"}, "unknown algorithm");
+  require_clean_error({"sweep", "decayed-scan-stable", "--out", "x.csv"}, "does not run in integer mode");
+  require_clean_error({"run", "sscr", "--density", "0.1", "--mean-length", "4"}, "only one of");
+  require_clean_error({"list", "--format", "csv"}, "table or json");
 }
 
 TEST_CASE("bad input files exit 2 with one line") {
@@ -66,6 +75,14 @@ TEST_CASE("bad input files exit 2 with one line") {
   require_clean_error({"run", "sscr", "--values", file("odd.i32", "abcde"), "--flags", x}, "whole number");
   require_clean_error({"run", "sscr", "--values", file("v.f64", std::string(8, '\0')), "--flags", x},
                       "holds floats");
+  require_clean_error({"run", "sscr", "--values", x, "--flags", x, "--values2", x}, "does not read --values2");
+  require_clean_error({"run", "matmul-scan", "--values", x, "--flags", x}, "does not read --flags");
+  require_clean_error({"run", "elementwise-product", "--values2", x}, "--values2 needs --values");
+  require_clean_error({"run", "elementwise-product", "--values", x}, "--values2");
+  require_clean_error({"run", "spmv", "--vector", x}, "--vector needs --matrix");
+  const auto f = file("f.txt", "1 0 1 0\n");
+  require_clean_error({"run", "sscr", "--values", x, "--flags", f, "--dag", (dir / "no" / "g.dot").string()},
+                      "cannot write the DAG file");
 }
 
 TEST_CASE("a word-width overflow during a run exits 2 with one line") {

@@ -46,7 +46,7 @@ TEST_CASE("text files: the seeds' example through SCD and SSCR") {
   mmv::test::write_text(dir / "f.txt", "1 0 1 0 0 1 0 0  # segment starts\n");
   const std::vector<std::string> files{"--values", (dir / "x.txt").string(), "--flags", (dir / "f.txt").string()};
   for (const std::string s : {"2", "3", "16"}) {
-    auto args = std::vector<std::string>{"run", "scd", "--s", s, "--report", "json"};
+    auto args = std::vector<std::string>{"run", "scd", "--s", s, "--format", "json"};
     args.insert(args.end(), files.begin(), files.end());
     auto r = run_tool(args);
     REQUIRE(r.code == 0);
@@ -81,8 +81,8 @@ TEST_CASE("binary files of every element type") {
     for (const std::string ff : {"f.u8", "f.i64"}) {
       const bool floats = xf[2] == 'f';
       CAPTURE(xf, ff);
-      const auto r = run_tool({"run", "sscr", "--s", "3", "--format", floats ? "float64" : "integer", "--values",
-                               (dir / xf).string(), "--flags", (dir / ff).string(), "--report", "json"});
+      const auto r = run_tool({"run", "sscr", "--s", "3", "--mode", floats ? "float64" : "integer", "--values",
+                               (dir / xf).string(), "--flags", (dir / ff).string(), "--format", "json"});
       INFO(r.err);
       REQUIRE(r.code == 0);
       CHECK(json_field(r.out, "n") == "12");
@@ -95,9 +95,9 @@ TEST_CASE("decayed scans read a, b and flags from files") {
   mmv::test::write_text(dir / "a.txt", "0.5 0.5 0.5 0.5 0.5 0.5");
   mmv::test::write_text(dir / "b.txt", "1 1 1 1 1 1");
   mmv::test::write_text(dir / "f.txt", "1 0 0 1 0 0");
-  const auto r = run_tool({"run", "decayed-scan-stable", "--format", "float64", "--s", "2", "--values",
+  const auto r = run_tool({"run", "decayed-scan-stable", "--mode", "float64", "--s", "2", "--values",
                            (dir / "b.txt").string(), "--flags", (dir / "f.txt").string(), "--decays",
-                           (dir / "a.txt").string(), "--report", "json"});
+                           (dir / "a.txt").string(), "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const auto got = preview_of(r.out);
@@ -113,10 +113,10 @@ TEST_CASE("spmv reads a Matrix Market file and its vector") {
                         "%%MatrixMarket matrix coordinate integer general\n% a comment\n3 4 5\n"
                         "1 1 1\n1 4 2\n3 2 3\n3 2 4\n3 3 5\n");
   mmv::test::write_text(dir / "v.txt", "1 2 3 4\n");
-  for (const std::string format : {"integer", "float64", "float32"}) {
-    CAPTURE(format);
-    const auto r = run_tool({"run", "spmv", "--s", "2", "--format", format, "--matrix", (dir / "a.mtx").string(),
-                             "--vector", (dir / "v.txt").string(), "--report", "json"});
+  for (const std::string mode : {"integer", "float64", "float32"}) {
+    CAPTURE(mode);
+    const auto r = run_tool({"run", "spmv", "--s", "2", "--mode", mode, "--matrix", (dir / "a.mtx").string(),
+                             "--vector", (dir / "v.txt").string(), "--format", "json"});
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(preview_of(r.out) == std::vector<double>{9, 0, 29});
@@ -124,7 +124,7 @@ TEST_CASE("spmv reads a Matrix Market file and its vector") {
     CHECK(json_field(r.out, "segments") == "3");
   }
   // Without --vector the vector is random (seeded); the run still verifies.
-  const auto r = run_tool({"run", "spmv", "--format", "float64", "--matrix", (dir / "a.mtx").string()});
+  const auto r = run_tool({"run", "spmv", "--mode", "float64", "--matrix", (dir / "a.mtx").string()});
   CHECK(r.code == 0);
   // Bad files: malformed header, an index out of range, a vector of the wrong length.
   mmv::test::write_text(dir / "bad.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
@@ -135,7 +135,7 @@ TEST_CASE("spmv reads a Matrix Market file and its vector") {
            {"--matrix", (dir / "range.mtx").string()},
            {"--matrix", (dir / "a.mtx").string(), "--vector", (dir / "short.txt").string()},
            {"--matrix", (dir / "missing.mtx").string()}}) {
-    auto full = std::vector<std::string>{"run", "spmv", "--format", "float64"};
+    auto full = std::vector<std::string>{"run", "spmv", "--mode", "float64"};
     full.insert(full.end(), args.begin(), args.end());
     const auto bad = run_tool(full);
     CAPTURE(args.back(), bad.err);

@@ -1,4 +1,4 @@
-// `mmvram run` on every registered algorithm, in every format it supports, on small random
+// `mmvram run` on every registered algorithm, in every number mode it supports, on small random
 // inputs (fresh seeds, printed on failure): it must verify against the sequential reference
 // and report internally consistent counts. Also: the counts it prints are the ledger's, and a
 // verification failure exits with code 1.
@@ -16,7 +16,7 @@ using mmv::test::run_tool;
 
 namespace {
 
-std::vector<std::string> formats_of(const mmv::algorithm_entry& e) {
+std::vector<std::string> modes_of(const mmv::algorithm_entry& e) {
   std::vector<std::string> f;
   if (e.integer_ok) f.push_back("integer");
   if (e.float_ok) f.push_back("float64");
@@ -38,13 +38,16 @@ TEST_CASE("run verifies every algorithm on small random inputs") {
   int runs = 0;
   for (const auto& e : table) {
     if (e.shape == mmv::input_shape::matrix_pair) continue;  // n^3 work: its own test below
-    for (const auto& format : formats_of(e))
+    for (const auto& mode : modes_of(e))
       for (const std::string n : {"1", "2", "13", "200"})
         for (const std::string s : {"2", "3", "16"}) {
+          // The unstable form divides by exp(sum log a) over the whole input: by n = 200 its
+          // rounding error can pass the tolerance, by design (see "a result that fails verification").
+          if (e.name == "decayed-scan-unstable" && n == "200") continue;
           const std::string seed = std::to_string(base_seed + runs++);
-          CAPTURE(e.name, format, n, s, seed);
-          const auto r = run_tool({"run", e.name, "--n", n, "--s", s, "--format", format, "--seed", seed,
-                                   "--density", "0.2", "--signed", "--report", "json"});
+          CAPTURE(e.name, mode, n, s, seed);
+          const auto r = run_tool({"run", e.name, "--n", n, "--s", s, "--mode", mode, "--seed", seed,
+                                   "--density", "0.2", "--signed", "--format", "json"});
           INFO(r.err);
           REQUIRE(r.code == 0);
           CHECK(json_field(r.out, "verified") == "true");
@@ -83,7 +86,7 @@ TEST_CASE("run reports the ledger of the library call on the same input") {
     mmv::machine m(c);
     (void)mmv::sscr_segmented_scan(m, m.load(x), m.load(f));
     const auto r = run_tool({"run", "sscr", "--s", std::to_string(s), "--values", (dir / "x.txt").string(), "--flags",
-                             (dir / "f.txt").string(), "--report", "json"});
+                             (dir / "f.txt").string(), "--format", "json"});
     REQUIRE(r.code == 0);
     const auto& t = m.costs().totals();
     CHECK(field_int(r.out, "mmu_steps") == t.mmu.steps);
@@ -100,11 +103,11 @@ TEST_CASE("run reports the ledger of the library call on the same input") {
 
 TEST_CASE("a result that fails verification exits with code 1") {
   // exp(-sum log a) overflows float32 on a long single segment: the unstable form breaks down.
-  const auto r = run_tool({"run", "decayed-scan-unstable", "--n", "4096", "--format", "float32", "--density", "0"});
+  const auto r = run_tool({"run", "decayed-scan-unstable", "--n", "4096", "--mode", "float32", "--density", "0"});
   CHECK(r.code == 1);
   CHECK(r.out.find("verified   false") != std::string::npos);
   CHECK(r.err.find("failed verification") != std::string::npos);
-  const auto stable = run_tool({"run", "decayed-scan-stable", "--n", "4096", "--format", "float32", "--density", "0"});
+  const auto stable = run_tool({"run", "decayed-scan-stable", "--n", "4096", "--mode", "float32", "--density", "0"});
   CHECK(stable.code == 0);
 }
 
@@ -126,7 +129,7 @@ TEST_CASE("run verifies the matrix product on small matrices") {
   for (const std::string n : {"1", "2", "3", "5"})
     for (const std::string s : {"2", "3", "16"}) {
       CAPTURE(n, s);
-      const auto r = run_tool({"run", "matrix-product", "--n", n, "--s", s, "--seed", seed, "--signed", "--report", "json"});
+      const auto r = run_tool({"run", "matrix-product", "--n", n, "--s", s, "--seed", seed, "--signed", "--format", "json"});
       INFO(r.err);
       REQUIRE(r.code == 0);
       CHECK(json_field(r.out, "verified") == "true");
@@ -135,8 +138,8 @@ TEST_CASE("run verifies the matrix product on small matrices") {
 }
 
 TEST_CASE("run spmv on a BigBird matrix") {
-  const auto r = run_tool({"run", "spmv", "--bigbird", "4,2", "--n", "64", "--s", "4", "--format", "float64",
-                           "--report", "json"});
+  const auto r = run_tool({"run", "spmv", "--bigbird", "4,2", "--n", "64", "--s", "4", "--mode", "float64",
+                           "--format", "json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(json_field(r.out, "input") == "bigbird");

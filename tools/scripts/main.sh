@@ -21,4 +21,4 @@ if [ -x "$bin/gpu/tools/mmvram-gpu" ] && nvidia-smi >/dev/null 2>&1; then
   "$bin/gpu/tools/mmvram-gpu" bench --out "experiments/results/gpu_bench_${gpu}.json"
   python3 experiments/plot.py --gpu-only
 fi
-echo "main job done: see experiments/out/"
+echo "main job done in ${SECONDS}s: see experiments/out/ (summary.md, PNG and SVG figures)"

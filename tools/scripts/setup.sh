@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what mmvram needs on a fresh Debian machine, skipping what is already there:
 # compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, and
-# matplotlib from PyPI for the plots. Safe to run repeatedly.
+# matplotlib from PyPI for the plots (python3 may be a pyenv build, not Debian's). Safe to run repeatedly.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2
@@ -21,5 +21,6 @@ fi
 if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
   echo "setup: installing matplotlib from PyPI" >&2
   python3 -m pip install -q matplotlib 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages matplotlib
+    python3 -m pip install -q --break-system-packages matplotlib 2>/dev/null ||
+    python3 -m pip install -q --user --break-system-packages matplotlib
 fi

@@ -21,6 +21,7 @@ enum class input_shape {
   vector_pair,   // two integer vectors x and y
   matrix_pair,   // two n x n integer matrices (row-major in x and y)
 };
+// The shape's inputs as `mmvram list` prints them ("x, flags", "CSR matrix, v", ...).
 const char* to_string(input_shape shape);
 
 // Host-side inputs of one run; an algorithm reads the fields its shape names. Integer machines
