@@ -143,4 +143,20 @@ cost_prediction decayed_scan_stable_predicted_cost(std::int64_t n, int s) {
   return t.p;
 }
 
+cost_prediction decayed_scan_unstable_predicted_cost(std::int64_t n, int s, std::int64_t segments) {
+  if (n < 0 || s < 2 || segments < 0 || segments > n || (n > 0 && segments < 1))
+    throw model_error("decayed_scan_unstable_predicted_cost: need n >= 0, s >= 2 and 1 <= segments <= n");
+  detail::cost_tally t{s, {}};
+  t.p.formula = "3 S(n) + 6 VCU steps + SSCR's 8; depth 2 D_S(n) + 9; VCU work 3 W_S(n) + 12n + 2k "
+                "(S = matmul_scan, k = segments)";
+  if (n == 0) return t.p;
+  const cost_prediction scan = matmul_scan_predicted_cost(n, s);
+  const std::int64_t c = t.call(scan, scan.depth + t.vcu(n, {0}));  // c = MatMulScan(log a)
+  const std::int64_t scaled = t.vcu(n, {t.vcu(n, {t.vcu(n, {c})}), 0});
+  // SSCR's output: 4 steps after the later of its x_hat (scaled + D_S) and its f_hat - 1 (D_S + 3).
+  const std::int64_t segscan = t.call(sscr_predicted_cost(n, s, segments), std::max(scaled, std::int64_t{3}) + scan.depth + 4);
+  t.vcu(n, {t.vcu(n, {c}), segscan});
+  return t.p;
+}
+
 }  // namespace mmv

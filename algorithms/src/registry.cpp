@@ -252,7 +252,9 @@ std::vector<algorithm_entry> make_table() {
   t.push_back({"decayed-scan-unstable", "decayed segmented scan by differences of one scan of log a (breaks down)",
                "MMU+VCU", "O(log_s n)", "O(n s)", "float modes only; fails once -sum log a > ~88 (f32)",
                input_shape::decayed, false, true, decayed_runner(&decayed_scan_unstable),
-               [](const algorithm_input&, const machine_config&) { return std::optional<cost_prediction>(); }});
+               [](const algorithm_input& in, const machine_config& c) {
+                 return std::optional(decayed_scan_unstable_predicted_cost(in.n, c.s, segments_of(in)));
+               }});
   t.push_back({"spmv", "CSR sparse matrix times vector, GATHER -> MULT -> SCD", "MMU+VCU", "O(log_s nnz + log_s B)",
                "O(nnz s)", "1 + ceil(log2(nnz max|a v| + 1)) (integer)", input_shape::sparse_matrix, true, true,
                &run_spmv, &predict_spmv});

@@ -7,6 +7,7 @@
 #include "mmvram/algorithms/decayed_scan.hpp"
 #include "mmvram/algorithms/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -166,6 +167,29 @@ TEST_CASE("stable decayed scan: exact ledger counts", "[decayed][cost]") {
       CHECK(p.depth == 10 * levels + (n % s != 0 ? 1 : 0));
     }
   }
+}
+
+TEST_CASE("unstable decayed scan: exact ledger counts", "[decayed][cost]") {
+  const int s = GENERATE(2, 3, 4, 8, 16, 128);
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{s - 1}, std::int64_t{s}, std::int64_t{s + 1},
+                               std::int64_t{s} * s + 1, std::int64_t{1000}}) {
+    CAPTURE(s, n);
+    std::mt19937_64 g(n * 17 + s);
+    auto in = draw(g, n, 0.9, 1.0, 0.3);
+    in.f[0] = 0;  // position 0 starts a segment anyway
+    const std::int64_t segments = 1 + std::count(in.f.begin() + 1, in.f.end(), word{1});
+    auto m = make(s, mmv::number_format::float64);
+    mmv::decayed_scan_unstable(m, m.load(in.a), m.load(in.b), m.load(in.f));
+    const auto p = mmv::decayed_scan_unstable_predicted_cost(n, s, segments);
+    const auto& t = m.costs().totals();
+    CHECK(t.mmu.steps == p.mmu_steps);
+    CHECK(t.vcu.steps == p.vcu_steps);
+    CHECK(m.costs().depth() == p.depth);
+    CHECK(t.mmu.tile_products == p.tile_products);
+    CHECK(t.mmu.multiply_adds == p.multiply_adds);
+    CHECK(t.vcu.work == p.vcu_work);
+  }
+  CHECK_THROWS_AS(mmv::decayed_scan_unstable_predicted_cost(4, 2, 0), mmv::model_error);
 }
 
 TEST_CASE("the subtraction form breaks down where the stable form does not", "[decayed][stability]") {

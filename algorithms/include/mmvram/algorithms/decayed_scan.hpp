@@ -24,4 +24,8 @@ real_vec decayed_scan_unstable(machine& m, const real_vec& a, const real_vec& b,
 // i.e. at depth 0). n >= 0, s >= 2.
 cost_prediction decayed_scan_stable_predicted_cost(std::int64_t n, int s);
 
+// Exact ledger counts of decayed_scan_unstable on n elements in `segments` segments (position 0
+// always starts one) with tile size s, inputs at depth 0. n >= 0, s >= 2, 1 <= segments <= n.
+cost_prediction decayed_scan_unstable_predicted_cost(std::int64_t n, int s, std::int64_t segments);
+
 }  // namespace mmv
