@@ -147,7 +147,7 @@ cost_prediction decayed_scan_unstable_predicted_cost(std::int64_t n, int s, std:
   if (n < 0 || s < 2 || segments < 0 || segments > n || (n > 0 && segments < 1))
     throw model_error("decayed_scan_unstable_predicted_cost: need n >= 0, s >= 2 and 1 <= segments <= n");
   detail::cost_tally t{s, {}};
-  t.p.formula = "3 S(n) + 6 VCU steps + SSCR's 8; depth 2 D_S(n) + 9; VCU work 3 W_S(n) + 12n + 2k "
+  t.p.formula = "3 S(n) + 14 VCU steps; depth 2 D_S(n) + 9; VCU work 3 W_S(n) + 12n + 2k "
                 "(S = matmul_scan, k = segments)";
   if (n == 0) return t.p;
   const cost_prediction scan = matmul_scan_predicted_cost(n, s);
