@@ -25,16 +25,19 @@ void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::s
 void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 
-// SSCR segmented inclusive scan: speculative tensor-core tile scans of values and flags,
-// COMPRESS + REVERT in registers/shared memory, segmented decoupled look-back across tiles.
+// SSCR segmented inclusive scan: speculative (unsegmented) tensor-core scans, REVERT and
+// segmented joins on CUDA cores (no fp32 subtraction), segmented decoupled look-back across
+// tiles. float: fp32 summation of each segment's own items; int32: exact, wrapping.
 void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
                          void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
                          std::int64_t n, void* temp, std::size_t& temp_bytes,
                          cudaStream_t stream = nullptr);
 
-// SCD segmented sum: sums[k] = sum of segment k, offsets[k] = its first index, for
-// k < *num_segments (written to device memory), and offsets[*num_segments] = n.
+// SCD segmented sum (the SSCR pipeline, then each sum read off just before the next start; the
+// starts are ranked by a flag scan on the tensor cores): sums[k] = sum of segment k,
+// offsets[k] = its first index, for k < *num_segments (written to device memory), and
+// offsets[*num_segments] = n.
 // sums needs room for n values and offsets for n + 1.
 void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,

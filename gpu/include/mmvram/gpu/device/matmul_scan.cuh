@@ -1,8 +1,11 @@
-// Device layer: unsegmented MatMulScan, one pass over memory. A persistent grid takes tiles in
-// order (tile/tile_stages); each pass of a tile scans its rows on the tensor cores
-// (warp/row_scan) and carries between rows on CUDA cores, parking the warp-local scan in the
-// stage; carries between warps come from shared memory and between tiles from decoupled
-// look-back, and a last sweep adds them and stores.
+// Device layer: unsegmented MatMulScan, one pass over memory, a persistent grid taking tiles of
+// kPasses × 4096 items in order (tile/tile_stages). Per tile: (1) each pass (512 items per
+// warp) scans its 16-item rows on the tensor cores, fp32 as three bf16 parts or int32 as four
+// byte planes times the 0/1 prefix matrix (warp/row_scan), (2) carries between the warp's rows
+// on CUDA cores (warp/row_carry) and parks the warp-local scan in the stage; (3) carries between
+// warps from shared memory (tile/warp_prefix); (4) the tile's exclusive prefix by decoupled
+// look-back (tile/lookback); (5) a last sweep adds the carries and stores 16-byte vectors,
+// freeing the stage pass by pass for the next tile's bulk copy.
 #pragma once
 #include <cstdint>
 
@@ -74,6 +77,7 @@ __global__ void __launch_bounds__(tile::kThreads, kScanMinBlocks)
 #pragma unroll
         for (int e = 0; e < 4; ++e) xs[c][e] += cv;
       tile::store_values(out, t * tile::kTileItems + p * tile::kPassItems, n, src.staged(t), warp, lane, xs);
+      src.swept(s, p);
     }
     t = src.next(s);
   }

@@ -1,13 +1,16 @@
-// Device layer: SCD segmented sum, one pass over memory: the SSCR pass pipeline up to
-// COMPRESS, then DIFFERENTIATION of adjacent list slots gives, at each start, the sum of the
-// segment that ends just before it (parked in the stage). Two look-back chains per tile: values
-// (segmented) and start counts (plain); the counts give each segment its global index, and a
-// last sweep writes sums and offsets.
+// Device layer: SCD segmented sum, one pass over memory. Per tile: (1) speculative in-lane
+// scans on the tensor cores and the in-lane REVERT (warp/revert), (2) segmented carries between
+// lanes and rows (shuffles) and, on the tensor cores, the starts' ranks in their rows
+// (warp/row_scan: flag_scan); (3) DIFFERENTIATION: at each start, the in-warp scan value just
+// before it is the sum of the segment that ends there (parked in the stage with the rank);
+// (4) carries between warps, and two look-back chains per tile: values (segmented) and start
+// counts (plain), the counts giving each segment its global index; (5) a last sweep over the
+// starts only writes sums and offsets.
 #pragma once
 #include <cstdint>
 
 #include "mmvram/gpu/device/matmul_scan.cuh"
-#include "mmvram/gpu/warp/compress.cuh"
+#include "mmvram/gpu/warp/revert.cuh"
 
 namespace mmv::gpu::device {
 
@@ -21,7 +24,6 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
                std::int64_t* num_segments, std::int64_t n, std::int64_t tiles, ulonglong2* desc,
                unsigned long long* counter, bool aligned) {
   extern __shared__ __align__(128) unsigned char stages[];
-  __shared__ T lists[tile::kWarps * 32 * warp::kSlots];
   __shared__ warp::seg<T> warp_span[tile::kPasses * tile::kWarps];
   __shared__ std::uint32_t warp_count[tile::kPasses * tile::kWarps];
   __shared__ T tile_excl;
@@ -29,29 +31,23 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[tile::kStages * tile::kPasses];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const auto frags = warp::make_value_frags<T>(lane);
+  const auto frags = warp::make_value_frags<T>(lane, true);
   const auto flag_frags = warp::make_frags_bf16(lane);
-  T* wr = lists + (warp * 32 + (lane >> 2) * 4) * warp::kSlots;
   tile::tile_stages<T, true> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
   for (std::int64_t t = src.first(); t < tiles;) {
     std::uint32_t ccarry[tile::kPasses][4];
 #pragma unroll
     for (int p = 0; p < tile::kPasses; ++p) {
-      T v[4][4], xs[4][4], tot[4];
-      std::uint32_t fw[4], F[4][4], nf[4], fb[4];
+      T v[4][4], A[4][4], lc[4], d[4][4];
+      std::uint32_t fw[4], F[4][4], nf[4], fb[4], fs;
       src.load(t, s, p, warp, lane, v, fw);
-      warp::row_scan(v, frags, xs, tot);
+      warp::revert_in_lanes(v, frags, fw, A);
       warp::flag_scan(fw, flag_frags, F, nf);
-      __syncwarp();
-      warp::compress(wr, fw, F, xs, v);
-      __syncwarp();
-      warp::seg<T> row[4], carry[4];
-      warp::row_spans(wr, nf, tot, row);
-      const warp::seg<T> ws = warp::row_carry(row, carry);
+      const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
       const std::uint32_t wc = warp::row_carry(nf, ccarry[p]);
-      warp::differentiate(wr, fw, F, carry, xs, fb);
-      src.put(s, p, warp, lane, xs);
+      warp::differentiate(fw, F, A, lc, fs, d, fb);
+      src.put(s, p, warp, lane, d);
       src.put_bytes(s, p, warp, lane, fb);
       if (lane == 0) warp_span[p * tile::kWarps + warp] = ws, warp_count[p * tile::kWarps + warp] = wc;
     }
@@ -89,24 +85,25 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
     for (int p = 0; p < tile::kPasses; ++p) {
       std::uint32_t fb[4];
       src.get_bytes(s, p, warp, lane, fb);
-      if (!(fb[0] | fb[1] | fb[2] | fb[3])) continue;
-      T d[4][4];
-      src.get(s, p, warp, lane, d);
-      const T pv = pre[p].f ? pre[p].v : tile_excl + pre[p].v;
-      const std::int64_t base = t * tile::kTileItems + p * tile::kPassItems;
+      if (fb[0] | fb[1] | fb[2] | fb[3]) {
+        const T pv = pre[p].f ? pre[p].v : tile_excl + pre[p].v;
+        const std::int64_t base = t * tile::kTileItems + p * tile::kPassItems;
+        const T* d = src.vals(s, p);
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        const std::uint64_t k0 = tile_count + cpre[p] + ccarry[p][c];
-        const std::int64_t pos = base + tile::chunk_offset(warp, lane, c);
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const std::uint32_t b = (fb[c] >> (8 * e)) & 0xffu;
-          if (!b) continue;
-          const std::uint64_t k = k0 + (b & 0x1fu) - 1;
-          offsets[k] = pos + e;
-          if (k > 0) sums[k - 1] = b & 0x40u ? d[c][e] + pv : d[c][e];
+        for (int c = 0; c < 4; ++c) {
+          const std::uint64_t k0 = tile_count + cpre[p] + ccarry[p][c];
+          const int off = tile::chunk_offset(warp, lane, c);
+          // one iteration per start of the chunk (bit 8e set for a start at item e)
+          for (std::uint32_t m = thread::normalize_flags(fb[c]); m; m &= m - 1) {
+            const int bit = __ffs(m) - 1, e = bit >> 3;
+            const std::uint32_t b = (fb[c] >> bit) & 0xffu;
+            const std::uint64_t k = k0 + (b & 0x1fu) - 1;
+            offsets[k] = base + off + e;
+            if (k > 0) sums[k - 1] = b & 0x40u ? d[off + e] + pv : d[off + e];
+          }
         }
       }
+      src.swept(s, p);
     }
     t = src.next(s);
   }

@@ -2,8 +2,9 @@
 // Tiles are handed out in order by one global counter. A block claims its next tile once its
 // current tile has published its inclusive prefix (so no look-back waits on a tile parked behind
 // another) and one thread starts the bulk copy of it (values, and flags if any) into the other
-// stage, which runs while the current tile is finished and stored (or, with one stage, once it
-// is stored); each pass has its own mbarrier, so a pass computes while later ones still arrive.
+// stage, which runs while the current tile is finished and stored (or, with one stage, pass by
+// pass as the final sweep frees the stage); each pass has its own mbarrier, so a pass computes
+// while later ones still arrive.
 // Between the passes and the final store, the stage holds each pass's partial results. Tiles that are partial or not
 // 16-byte aligned read their passes from global memory instead.
 #pragma once
@@ -48,21 +49,22 @@ struct tile_stages {
 
   // Thread 0: claims the next tile (start() uses it).
   __device__ __forceinline__ void claim() { pending = atomicAdd(counter, 1ull); }
-  // Thread 0: publishes the claimed tile to the block (after the next barrier) and starts its
-  // copy into stage s, whose last readers are behind a barrier.
-  __device__ __forceinline__ void start(int s) {
+  // Thread 0: copies pass p of the claimed tile into stage s, whose last readers of that pass
+  // are behind a barrier; pass 0 also publishes the tile to the block (after the next barrier).
+  __device__ __forceinline__ void start_pass(int s, int p) {
     const std::int64_t t = std::int64_t(pending);
-    *slot = pending;
+    if (p == 0) *slot = pending;
     if (t >= tiles || !staged(t)) return;
     const std::uint32_t vb = kPassItems * sizeof(T);
+    std::uint64_t* b = bar + s * kPasses + p;
+    const std::int64_t i = t * kTileItems + p * kPassItems;
+    thread::bulk_copy_arrive(b, Flags ? vb + kPassItems : vb);
+    thread::bulk_copy(vals(s, p), values + i, vb, b);
+    if constexpr (Flags) thread::bulk_copy(bytes(s, p), flags + i, kPassItems, b);
+  }
+  __device__ __forceinline__ void start(int s) {
 #pragma unroll
-    for (int p = 0; p < kPasses; ++p) {
-      std::uint64_t* b = bar + s * kPasses + p;
-      const std::int64_t i = t * kTileItems + p * kPassItems;
-      thread::bulk_copy_arrive(b, Flags ? vb + kPassItems : vb);
-      thread::bulk_copy(vals(s, p), values + i, vb, b);
-      if constexpr (Flags) thread::bulk_copy(bytes(s, p), flags + i, kPassItems, b);
-    }
+    for (int p = 0; p < kPasses; ++p) start_pass(s, p);
   }
   // All threads: sets up the barriers and the block's first tile in stage 0.
   __device__ __forceinline__ std::int64_t first() {
@@ -74,18 +76,22 @@ struct tile_stages {
     __syncthreads();
     return claimed();
   }
-  // All threads, between the current tile's published prefix (barrier) and its store: thread 0
-  // starts the next tile's copy when there is a free stage (s: the current one).
+  // All threads, between the current tile's published prefix (barrier) and its store: with two
+  // stages, thread 0 starts the whole next tile's copy into the other stage (s: the current one).
   __device__ __forceinline__ void start_early(int s) {
     if (kStages == 2 && threadIdx.x == 0) start(s ^ 1);
   }
+  // All threads, once pass p of the current tile has been read back from the stage for the last
+  // time: with one stage, the next tile's pass p starts copying in right away (a barrier first).
+  __device__ __forceinline__ void swept(int s, int p) {
+    if constexpr (kStages == 1) {
+      __syncthreads();
+      if (threadIdx.x == 0) start_pass(s, p);
+    }
+  }
   // All threads, after the current tile is stored: the next tile and its stage.
   __device__ __forceinline__ std::int64_t next(int& s) {
-    __syncthreads();
-    if constexpr (kStages == 1) {
-      if (threadIdx.x == 0) start(0);
-      __syncthreads();
-    }
+    if constexpr (kStages == 2 || kPasses == 1) __syncthreads();  // else swept()'s barriers order *slot
     s = (s + 1) % kStages;
     return claimed();
   }

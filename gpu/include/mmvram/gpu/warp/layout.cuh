@@ -27,31 +27,36 @@ struct scan_frags_u8 {
 };
 
 // This lane's fragments of U' for the bf16 (m16n8k16 B: rows 2q, 2q+1, 2q+8, 2q+9 of column g).
-__device__ __forceinline__ scan_frags_bf16 make_frags_bf16(int lane) {
+// lane_blocks: U' restricted to the four 4-item blocks of a row (one per lane), so the products
+// are in-lane prefixes (the segmented kernels join lanes themselves).
+__device__ __forceinline__ bool scan_entry(int k, int j, bool lane_blocks) {
+  return row_item(k) <= row_item(j) && (!lane_blocks || row_item(k) / 4 == row_item(j) / 4);
+}
+
+__device__ __forceinline__ scan_frags_bf16 make_frags_bf16(int lane, bool lane_blocks = false) {
   const int g = lane >> 2, q = lane & 3;
   scan_frags_bf16 f;
 #pragma unroll
   for (int t = 0; t < 2; ++t) {
-    const int col = row_item(8 * t + g);
+    const int j = 8 * t + g;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       const int k = 2 * q + 8 * r;
-      f.u[t][r] = (row_item(k) <= col ? 0x3F80u : 0u) | (row_item(k + 1) <= col ? 0x3F800000u : 0u);
+      f.u[t][r] = (scan_entry(k, j, lane_blocks) ? 0x3F80u : 0u) | (scan_entry(k + 1, j, lane_blocks) ? 0x3F800000u : 0u);
     }
   }
   return f;
 }
 
 // This lane's fragments of U' for the uint8 MMA (m16n8k16 B: rows 4q..4q+3 of column g).
-__device__ __forceinline__ scan_frags_u8 make_frags_u8(int lane) {
+__device__ __forceinline__ scan_frags_u8 make_frags_u8(int lane, bool lane_blocks = false) {
   const int g = lane >> 2, q = lane & 3;
   scan_frags_u8 f;
 #pragma unroll
   for (int t = 0; t < 2; ++t) {
-    const int col = row_item(8 * t + g);
     f.u[t] = 0;
 #pragma unroll
-    for (int i = 0; i < 4; ++i) f.u[t] |= (row_item(4 * q + i) <= col ? 1u : 0u) << (8 * i);
+    for (int i = 0; i < 4; ++i) f.u[t] |= (scan_entry(4 * q + i, 8 * t + g, lane_blocks) ? 1u : 0u) << (8 * i);
   }
   return f;
 }

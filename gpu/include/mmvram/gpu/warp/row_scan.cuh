@@ -1,6 +1,7 @@
-// Warp layer: row-local inclusive scans of the warp's 32×16 block on the tensor cores (layout in
-// layout.cuh). One MMA pass multiplies each 16×16 m-tile by U' (the scans) and by J (the row
-// totals, broadcast to the row's four lanes). Carries between rows live in row_carry.cuh.
+// Warp layer: scans of the warp's 32×16 block on the tensor cores (layout in layout.cuh). Each
+// 16×16 m-tile is multiplied by U' (prefix matrix: row_scan, row-local scans) or by U' cut into
+// 4×4 diagonal blocks (lane_scan, in-lane scans for the segmented kernels) and by J (the row
+// totals). Carries between rows and lanes live in row_carry.cuh and revert.cuh.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -13,11 +14,11 @@ namespace mmv::gpu::warp {
 
 // The B fragments row_scan takes for values of type T (float: bf16 parts; uint32: byte planes).
 template <class T>
-__device__ __forceinline__ auto make_value_frags(int lane) {
+__device__ __forceinline__ auto make_value_frags(int lane, bool lane_blocks = false) {
   if constexpr (std::is_same_v<T, float>) {
-    return make_frags_bf16(lane);
+    return make_frags_bf16(lane, lane_blocks);
   } else {
-    return make_frags_u8(lane);
+    return make_frags_u8(lane, lane_blocks);
   }
 }
 
@@ -51,6 +52,7 @@ __device__ __forceinline__ void row_scan(const float (&v)[4][4], const scan_frag
 // one uint8 MMA per plane (exact int32 sums of bytes), recombined by shifts modulo 2^32.
 // The uint8 A operand wants columns 4q..4q+3, i.e. items {0,1,4,5}, {8,9,12,13}, {2,3,6,7},
 // {10,11,14,15} of the row for q = 0..3: two shuffle rounds move those item pairs first.
+template <bool Totals = true>
 __device__ __forceinline__ void row_scan(const std::uint32_t (&v)[4][4], const scan_frags_u8& b,
                                          std::uint32_t (&xs)[4][4], std::uint32_t (&tot)[4]) {
   const int lane = threadIdx.x & 31, q = lane & 3, base = lane & ~3;
@@ -72,7 +74,7 @@ __device__ __forceinline__ void row_scan(const std::uint32_t (&v)[4][4], const s
     const int c0 = 2 * m, c1 = 2 * m + 1;
     std::uint32_t r[3][4] = {};
 #pragma unroll
-    for (int t = 0; t < 3; ++t) {
+    for (int t = 0; t < (Totals ? 3 : 2); ++t) {
       const std::uint32_t bt = t < 2 ? b.u[t] : b.j;
 #pragma unroll
       for (int p = 0; p < 4; ++p) {
@@ -84,8 +86,45 @@ __device__ __forceinline__ void row_scan(const std::uint32_t (&v)[4][4], const s
     }
     xs[c0][0] = r[0][0], xs[c0][1] = r[0][1], xs[c0][2] = r[1][0], xs[c0][3] = r[1][1];
     xs[c1][0] = r[0][2], xs[c1][1] = r[0][3], xs[c1][2] = r[1][2], xs[c1][3] = r[1][3];
-    tot[c0] = r[2][0], tot[c1] = r[2][2];
+    if constexpr (Totals) tot[c0] = r[2][0], tot[c1] = r[2][2];
   }
+}
+
+// Speculative (unsegmented) in-lane scans for m-tile M (chunks 2M and 2M + 1), with the B
+// fragments of make_value_frags(lane, lane_blocks = true): S[h][e] = x[4q] + ... + x[4q+e] of
+// chunk 2M + h. fp32: the three bf16 parts (low first) accumulate in fp32 as in row_scan.
+template <int M>
+__device__ __forceinline__ void lane_scan(const float (&v)[4][4], const scan_frags_bf16& b, float (&S)[2][4]) {
+  constexpr int c0 = 2 * M, c1 = 2 * M + 1;
+  std::uint32_t p[4][3];
+  thread::split3_bf16x2(v[c0][0], v[c0][1], p[0]);
+  thread::split3_bf16x2(v[c1][0], v[c1][1], p[1]);
+  thread::split3_bf16x2(v[c0][2], v[c0][3], p[2]);
+  thread::split3_bf16x2(v[c1][2], v[c1][3], p[3]);
+  float d0[4] = {}, d1[4] = {};
+#pragma unroll
+  for (int k = 2; k >= 0; --k) {
+    const std::uint32_t a[4] = {p[0][k], p[1][k], p[2][k], p[3][k]};
+    thread::mma_bf16(d0, a, b.u[0][0], b.u[0][1]);
+    thread::mma_bf16(d1, a, b.u[1][0], b.u[1][1]);
+  }
+  S[0][0] = d0[0], S[0][1] = d0[1], S[0][2] = d1[0], S[0][3] = d1[1];
+  S[1][0] = d0[2], S[1][1] = d0[3], S[1][2] = d1[2], S[1][3] = d1[3];
+}
+// int32: the byte-plane scans of row_scan (exact mod 2^32) without the row totals. The byte
+// shuffles need all four chunks, so M = 0 scans the whole warp block into xs and M = 1 only
+// hands out the second half.
+template <int M>
+__device__ __forceinline__ void lane_scan(const std::uint32_t (&v)[4][4], const scan_frags_u8& b,
+                                          std::uint32_t (&S)[2][4], std::uint32_t (&xs)[4][4]) {
+  if constexpr (M == 0) {
+    std::uint32_t unused[4];
+    row_scan<false>(v, b, xs, unused);
+  }
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) S[h][e] = xs[2 * M + h][e];
 }
 
 // Flags (normalized 0/1 bytes fw[c], byte e = item 4q+e): F[c][e] = number of segment starts in
