@@ -15,8 +15,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <istream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -98,6 +100,39 @@ csr_matrix read_matrix_market(std::istream& in) {
   return a;
 }
 
+namespace {
+
+// The sorted block columns of BigBird block row i: all nb for a global row (i < g), else the
+// window, the g global columns and min(r, room) distinct random others. O(w + g + r) per row
+// unless the random blocks fill most of the row's room, when the free blocks are listed.
+std::vector<std::int64_t> bigbird_row_blocks(std::int64_t i, std::int64_t nb, std::int64_t r, std::int64_t w,
+                                             std::int64_t g, std::mt19937_64& gen) {
+  std::vector<std::int64_t> all;
+  if (i < g) {
+    for (std::int64_t j = 0; j < nb; ++j) all.push_back(j);
+    return all;
+  }
+  std::set<std::int64_t> used;
+  for (std::int64_t j = std::max<std::int64_t>(0, i - (w - 1) / 2); w > 0 && j <= std::min(nb - 1, i + w / 2); ++j)
+    used.insert(j);
+  for (std::int64_t j = 0; j < std::min(g, nb); ++j) used.insert(j);
+  const std::int64_t room = nb - static_cast<std::int64_t>(used.size()), k = std::min(r, room);
+  if (2 * k > room) {  // dense draw: partial Fisher–Yates over the free blocks
+    std::vector<std::int64_t> free;
+    for (std::int64_t j = 0; j < nb; ++j)
+      if (!used.count(j)) free.push_back(j);
+    for (std::int64_t t = 0; t < k; ++t) {
+      std::swap(free[t], free[t + static_cast<std::int64_t>(gen() % (free.size() - t))]);
+      used.insert(free[t]);
+    }
+  } else {  // sparse draw: rejection, at most half the candidates are taken
+    for (std::int64_t t = 0; t < k;) t += used.insert(static_cast<std::int64_t>(gen() % nb)).second ? 1 : 0;
+  }
+  return {used.begin(), used.end()};
+}
+
+}  // namespace
+
 csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks, int window_blocks,
                           int global_blocks, std::uint64_t seed) {
   if (block < 1 || n < 0 || n % block != 0 || random_blocks < 0 || window_blocks < 0 || global_blocks < 0)
@@ -108,20 +143,10 @@ csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks,
   a.rows = a.cols = n;
   a.row_ptr.push_back(0);
   for (std::int64_t i = 0; i < nb; ++i) {
-    std::vector<char> used(static_cast<std::size_t>(nb), i < global_blocks ? 1 : 0);
-    for (std::int64_t j = i - (window_blocks - 1) / 2; window_blocks > 0 && j <= i + window_blocks / 2; ++j)
-      if (j >= 0 && j < nb) used[j] = 1;
-    for (std::int64_t j = 0; j < std::min<std::int64_t>(global_blocks, nb); ++j) used[j] = 1;
-    std::vector<std::int64_t> free;
-    for (std::int64_t j = 0; j < nb; ++j)
-      if (!used[j]) free.push_back(j);
-    for (std::int64_t k = 0; k < std::min<std::int64_t>(random_blocks, free.size()); ++k) {  // partial Fisher–Yates
-      std::swap(free[k], free[k + gen() % (free.size() - k)]);
-      used[free[k]] = 1;
-    }
+    const std::vector<std::int64_t> blocks = bigbird_row_blocks(i, nb, random_blocks, window_blocks, global_blocks, gen);
     for (std::int64_t row = 0; row < block; ++row) {
-      for (std::int64_t j = 0; j < nb; ++j)
-        for (std::int64_t col = j * block; used[j] && col < (j + 1) * block; ++col) {
+      for (const std::int64_t j : blocks)
+        for (std::int64_t col = j * block; col < (j + 1) * block; ++col) {
           a.col_idx.push_back(col);
           a.values.push_back(static_cast<double>(gen() >> 11) * 0x1p-52 - 1.0);
         }
@@ -138,8 +163,11 @@ vec<T> load_values(machine& m, const csr_matrix& a) {
   if constexpr (std::is_same_v<T, word>) {
     std::vector<word> v;
     for (const double x : a.values) {
-      if (x != std::floor(x) || std::abs(x) > 0x1p62)
-        throw model_error("spmv_csr: integer SpMV needs integer matrix values (got " + std::to_string(x) + ")");
+      if (x != std::floor(x) || std::abs(x) > 0x1p62) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", x);
+        throw model_error(std::string("spmv_csr: integer SpMV needs integer matrix values below 2^62 (got ") + text + ")");
+      }
       v.push_back(static_cast<word>(x));
     }
     return m.load<word>(v, "values");
