@@ -91,19 +91,23 @@ std::vector<std::string> split(const std::string& text, char sep) {
 }  // namespace
 
 std::int64_t parse_count(const std::string& text, const std::string& what) {
+  constexpr __int128 top = __int128{1} << 62;
   const auto bad = [&] { return usage_error(what + ": expected a count like 1024 or 2^10 (got '" + text + "')"); };
+  const auto too_large = [&] { return usage_error(what + ": " + text + " is too large (the limit is 2^62)"); };
   const auto digits = [&](const std::string& t) {
-    if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) throw bad();
-    return std::stoll(t);
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) throw bad();
+    __int128 v = 0;
+    for (const char c : t)
+      if ((v = v * 10 + (c - '0')) > top) throw too_large();
+    return static_cast<std::int64_t>(v);
   };
   const auto caret = text.find('^');
   if (caret == std::string::npos) return digits(text);
   const std::int64_t base = digits(text.substr(0, caret)), exp = digits(text.substr(caret + 1));
+  if (base <= 1) return exp == 0 ? 1 : base;  // 0^k and 1^k without k multiplications
   __int128 v = 1;
-  for (std::int64_t k = 0; k < exp; ++k) {
-    v *= base;
-    if (v > (__int128{1} << 62)) throw usage_error(what + ": " + text + " is too large");
-  }
+  for (std::int64_t k = 0; k < exp; ++k)
+    if ((v *= base) > top) throw too_large();
   return static_cast<std::int64_t>(v);
 }
 
@@ -123,7 +127,11 @@ std::vector<std::int64_t> parse_count_list(const std::string& text, const std::s
     }
     const std::int64_t lo = parse_count(item.substr(0, dots), what), hi = parse_count(hi_text, what);
     if (factor < 2 || lo < 1 || lo > hi) throw usage_error(what + ": bad range '" + item + "'");
-    for (std::int64_t v = lo; v <= hi; v *= factor) out.push_back(v);
+    // At most 62 values (lo >= 1, factor >= 2, hi <= 2^62); v * factor is formed only when it is <= hi.
+    for (std::int64_t v = lo;; v *= factor) {
+      out.push_back(v);
+      if (v > hi / factor) break;
+    }
   }
   return out;
 }
@@ -144,6 +152,7 @@ double parse_real(const std::string& text, const std::string& what) {
       throw usage_error(what + ": expected a number like 0.01 or 1/32 (got '" + text + "')");
     v = i == 0 ? x : v / x;
   }
+  if (!std::isfinite(v)) throw usage_error(what + ": " + text + " is not a finite number");
   return v;
 }
 
@@ -155,6 +164,7 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--n", [&](const std::string& v) {
          in.n = parse_count(v, "--n");
          if (in.n < 1) throw usage_error("--n must be at least 1 (got " + v + ")");
+         in.random_options.push_back("--n");
        }},
       {"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
       {"--bits", [&](const std::string& v) { o.bits = parse_int_in(v, "--bits", 2, 64), bits_given = true; }},
@@ -162,13 +172,21 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--density", [&](const std::string& v) {
          if (density_given) throw usage_error("give only one of --density and --mean-length");
          in.density = check_density(parse_real(v, "--density"), v), density_given = true;
+         in.random_options.push_back("--density");
        }},
       {"--mean-length", [&](const std::string& v) {
          if (density_given) throw usage_error("give only one of --density and --mean-length");
          in.density = density_of_mean_length(v), density_given = true;
+         in.random_options.push_back("--mean-length");
        }},
-      {"--seed", [&](const std::string& v) { in.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
-      {"--max-value", [&](const std::string& v) { in.max_value = parse_count(v, "--max-value"); }},
+      {"--seed", [&](const std::string& v) {
+         in.seed = static_cast<std::uint64_t>(parse_count(v, "--seed"));
+         in.random_options.push_back("--seed");
+       }},
+      {"--max-value", [&](const std::string& v) {
+         in.max_value = parse_count(v, "--max-value");
+         in.random_options.push_back("--max-value");
+       }},
       {"--values", [&](const std::string& v) { in.values_file = v; }},
       {"--flags", [&](const std::string& v) { in.flags_file = v; }},
       {"--decays", [&](const std::string& v) { in.decays_file = v; }},
@@ -184,7 +202,10 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
-      {"--trace", [&] { o.trace = true; }}, {"--signed", [&] { in.signed_values = true; }}};
+      {"--trace", [&] { o.trace = true; }}, {"--signed", [&] {
+        in.signed_values = true;
+        in.random_options.push_back("--signed");
+      }}};
   walk(args, options, switches, [&](const std::string& p) {
     if (!o.algorithm.empty()) throw usage_error("run takes one algorithm (got '" + o.algorithm + "' and '" + p + "')");
     o.algorithm = p;
@@ -253,7 +274,8 @@ instructions_options parse_instructions(const std::vector<std::string>& args) {
        {{"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
         {"--m", [&](const std::string& v) {
            o.m = parse_count(v, "--m");
-           if (o.m < 1) throw usage_error("--m must be at least 1");
+           if (o.m < 1 || o.m > (std::int64_t{1} << 40))
+             throw usage_error("--m must be in 1..2^40 (got " + v + ")");
          }}},
        {}, [](const std::string& p) { throw usage_error("instructions takes no argument (got '" + p + "')"); });
   return o;

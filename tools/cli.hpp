@@ -27,6 +27,9 @@ struct input_options {
   bool signed_values = false;
   std::string values_file, flags_file, decays_file, values2_file, matrix_file, vector_file;
   std::vector<std::int64_t> bigbird;  // SpMV on a BigBird matrix: block, random[, window, global]
+  // The options of random inputs given on the command line (so that one the run would ignore
+  // is refused): "--n", "--density" or "--mean-length", "--seed", "--max-value", "--signed".
+  std::vector<std::string> random_options;
   bool from_files() const { return !values_file.empty() || !matrix_file.empty(); }
 };
 
@@ -60,7 +63,7 @@ struct list_options {
 
 struct instructions_options {
   int s = 16;
-  std::int64_t m = 1024;
+  std::int64_t m = 1024;  // 1..2^40, so that every cost column fits in 64 bits
 };
 
 // The parsers take the arguments after the command word; they throw usage_error.

@@ -4,7 +4,9 @@
 #include "inputs.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 
 namespace mmv::tool {
 
@@ -30,6 +32,9 @@ class draw {
   }
   std::uint64_t state_;
 };
+
+// The largest side of matrix-product: n^3 <= 2^40 multiply-adds.
+constexpr std::int64_t max_matrix_side = 10321;
 
 std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
 
@@ -96,6 +101,39 @@ void require_integer_values(const csr_matrix& a, const std::string& what) {
       throw usage_error(what + ": entry " + std::to_string(k) + " is not an integer (use --mode float32 or float64)");
 }
 
+// The contract of the decayed scans (decayed_scan.hpp): every decay a is finite with 0 < a <= 1.
+void require_valid_decays(const std::vector<real>& a, const std::string& what) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!(std::isfinite(a[i]) && a[i] > 0 && a[i] <= 1))
+      throw usage_error(what + ": decay " + std::to_string(a[i]) + " at index " + std::to_string(i) +
+                        " is not in (0, 1]");
+}
+
+bool has_flags(input_shape sh) {
+  return sh == input_shape::segmented || sh == input_shape::decayed || sh == input_shape::sparse_matrix;
+}
+
+// Refuses an option of random inputs that this run would silently ignore: every one of them
+// with file inputs (except what draws SpMV's vector when --vector is absent), --density for
+// inputs without segments or with --bigbird, and --max-value on float machines.
+void require_no_ignored_options(const algorithm_entry& e, const input_options& o, number_format format) {
+  const bool random_vector = e.shape == input_shape::sparse_matrix && !o.matrix_file.empty() && o.vector_file.empty();
+  for (const auto& option : o.random_options) {
+    const bool draws = option == "--seed" || option == "--max-value" || option == "--signed";
+    const bool density = option == "--density" || option == "--mean-length";
+    if (o.from_files() && !(draws && random_vector))
+      throw usage_error(option + " shapes random inputs; it does not apply to input files" +
+                        (draws && e.shape == input_shape::sparse_matrix ? " (it draws spmv's vector without --vector)" : ""));
+    if (density && !has_flags(e.shape))
+      throw usage_error(option + " sets segment starts, but " + e.name + " has no segments (its input: " +
+                        to_string(e.shape) + ")");
+    if (density && !o.bigbird.empty())
+      throw usage_error(option + " does not apply to --bigbird, whose block pattern fixes the rows");
+    if (option == "--max-value" && format != number_format::integer)
+      throw usage_error("--max-value bounds random integers; float runs draw reals in [0, 1) ([-1, 1) with --signed)");
+  }
+}
+
 // Refuses an input file the algorithm does not read (it would be silently ignored otherwise).
 void require_no_foreign_files(const algorithm_entry& e, const input_options& o) {
   const auto sh = e.shape;
@@ -142,6 +180,7 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
     require_file(o.decays_file, "--decays", e);
     in.decays = read_reals(o.decays_file, "decays");
     require_length(in.decays.size(), n, "decays file '" + o.decays_file + "'");
+    require_valid_decays(in.decays, "decays file '" + o.decays_file + "'");
   }
   if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair) {
     require_file(o.values2_file, "--values2", e);
@@ -152,6 +191,9 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
     const auto side = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(n))));
     if (side * side != n) throw usage_error("matrix product values must hold side*side entries (got " + std::to_string(n) + ")");
     in.n = static_cast<std::int64_t>(side);
+    if (in.n > max_matrix_side)
+      throw usage_error(e.name + ": matrices of side " + std::to_string(in.n) + " are too large (the limit is n^3 <= 2^40, i.e. n <= " +
+                        std::to_string(max_matrix_side) + ")");
   } else {
     in.n = static_cast<std::int64_t>(n);
   }
@@ -163,6 +205,13 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
 csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bits) {
   const auto& b = o.bigbird;
   if (n % b[0] != 0) throw usage_error("--bigbird: --n " + std::to_string(n) + " is not a multiple of the block " + std::to_string(b[0]));
+  const std::int64_t blocks = n / b[0];
+  const char* names[] = {"BLOCK", "RANDOM", "WINDOW", "GLOBAL"};
+  for (std::size_t k = 1; k < b.size(); ++k)
+    if (b[k] > blocks || b[k] > INT32_MAX)
+      throw usage_error(std::string("--bigbird: ") + names[k] + " = " + std::to_string(b[k]) + " exceeds the " +
+                        std::to_string(blocks) + " block(s) of side " + std::to_string(b[0]) + " in --n " +
+                        std::to_string(n));
   csr_matrix a = bigbird_matrix(n, b[0], static_cast<int>(b[1]), static_cast<int>(b.size() > 2 ? b[2] : 1),
                                 static_cast<int>(b.size() > 3 ? b[3] : 2), o.seed);
   const std::int64_t m = o.max_value.value_or(default_max_value(input_shape::sparse_matrix, a.nonzeros(), bits));
@@ -191,10 +240,14 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     throw usage_error("--bigbird generates the matrix of spmv; it does not combine with " +
                       (o.from_files() ? std::string("input files") : e.name));
   require_no_foreign_files(e, o);
+  require_no_ignored_options(e, o, format);
   if (o.from_files()) return input_from_files(e, o, format);
 
   draw d(o.seed);
   const std::int64_t n = o.n;
+  if (e.shape == input_shape::matrix_pair && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
+    throw usage_error(e.name + ": --n " + std::to_string(n) + " is too large (the limit is n^3 <= 2^40, i.e. n <= " +
+                      std::to_string(max_matrix_side) + ")");
   const std::int64_t side = e.shape == input_shape::matrix_pair ? n * n : n;
   const std::int64_t m = o.max_value.value_or(default_max_value(e.shape, n, bits));
   algorithm_input in;
@@ -218,6 +271,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   if (e.shape == input_shape::decayed) {
     in.decays.resize(static_cast<std::size_t>(n));
     for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();
+    require_valid_decays(in.decays, "random decays");
   }
   if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair)
     in.words2 = random_words(d, side, m, o.signed_values);

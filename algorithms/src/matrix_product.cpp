@@ -15,6 +15,8 @@
 namespace mmv {
 
 std::vector<word> matrix_product(machine& m, const word_vec& a, const word_vec& b, std::int64_t n) {
+  if (n > (std::int64_t{1} << 20))  // n^3 products must have 64-bit addresses
+    throw model_error("matrix_product: n = " + std::to_string(n) + " is too large (n^3 products; n <= 2^20)");
   if (n < 0 || a.size() != n * n || b.size() != n * n)
     throw model_error("matrix_product: A and B must hold n*n = " + std::to_string(n * n) + " entries (got " +
                       std::to_string(a.size()) + " and " + std::to_string(b.size()) + ")");
@@ -42,8 +44,8 @@ std::vector<word> matrix_product(machine& m, const word_vec& a, const word_vec& 
 }
 
 cost_prediction matrix_product_predicted_cost(std::int64_t n, int s, int bits) {
-  if (n < 0 || s < 2 || bits < 2 || bits > 64)
-    throw model_error("matrix_product_predicted_cost: need n >= 0, s >= 2 and 2 <= bits <= 64");
+  if (n < 0 || n > (std::int64_t{1} << 20) || s < 2 || bits < 2 || bits > 64)
+    throw model_error("matrix_product_predicted_cost: need 0 <= n <= 2^20, s >= 2 and 2 <= bits <= 64");
   detail::cost_tally t{s, {}};
   t.p.formula = "N = n^3: 11 VCU steps (work 10N + n) + elementwise_product(N, B) + SCD(N, n^2 segments)";
   if (n == 0) return t.p;

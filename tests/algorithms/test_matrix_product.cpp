@@ -70,6 +70,8 @@ TEST_CASE("matrix product: widths and bad inputs", "[matrix-product]") {
   CHECK(mmv::matrix_product(m, m.load(fits), m.load(fits), 2) == triple_loop(fits, fits, 2));
   CHECK_THROWS_AS(mmv::matrix_product(m, m.load(fits), m.load(std::vector<word>{1, 2, 3}), 2), mmv::model_error);
   CHECK_THROWS_AS(mmv::matrix_product(m, m.load(fits), m.load(fits), 3), mmv::model_error);
+  CHECK_THROWS_AS(mmv::matrix_product(m, m.load(fits), m.load(fits), std::int64_t{1} << 32), mmv::model_error);
+  CHECK_THROWS_AS(mmv::matrix_product_predicted_cost(std::int64_t{1} << 21, 4, 32), mmv::model_error);
   CHECK(mmv::matrix_product(m, mmv::word_vec{}, mmv::word_vec{}, 0).empty());
 }
 

@@ -5,7 +5,8 @@
 // before it is the sum of the segment that ends there (parked in the stage with the rank);
 // (4) carries between warps, and two look-back chains per tile: values (segmented) and start
 // counts (plain), the counts giving each segment its global index; (5) a last sweep over the
-// starts only writes sums and offsets.
+// starts only writes sums and offsets. A warp block with no start takes a fast path: its total
+// alone, on the tensor cores (warp/row_scan: warp_total), with nothing parked for the sweep.
 #pragma once
 #include <cstdint>
 
@@ -37,11 +38,18 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
   int s = 0;
   for (std::int64_t t = src.first(); t < tiles;) {
     std::uint32_t ccarry[tile::kPasses][4];
+    bool starts[tile::kPasses];
 #pragma unroll
     for (int p = 0; p < tile::kPasses; ++p) {
       T v[4][4], A[4][4], lc[4], d[4][4];
       std::uint32_t fw[4], F[4][4], nf[4], fb[4], fs;
       src.load(t, s, p, warp, lane, v, fw);
+      starts[p] = __any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u);
+      if (!starts[p]) {  // no start in the warp block: only its total (tensor cores) is needed
+        const T wt = warp::warp_total(v);
+        if (lane == 0) warp_span[p * tile::kWarps + warp] = {0u, wt}, warp_count[p * tile::kWarps + warp] = 0;
+        continue;
+      }
       warp::revert_in_lanes(v, frags, fw, A);
       warp::flag_scan(fw, flag_frags, F, nf);
       const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
@@ -83,8 +91,8 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
     src.start_early(s);
 #pragma unroll
     for (int p = 0; p < tile::kPasses; ++p) {
-      std::uint32_t fb[4];
-      src.get_bytes(s, p, warp, lane, fb);
+      std::uint32_t fb[4] = {};
+      if (starts[p]) src.get_bytes(s, p, warp, lane, fb);
       if (fb[0] | fb[1] | fb[2] | fb[3]) {
         const T pv = pre[p].f ? pre[p].v : tile_excl + pre[p].v;
         const std::int64_t base = t * tile::kTileItems + p * tile::kPassItems;

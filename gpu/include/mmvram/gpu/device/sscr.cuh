@@ -4,7 +4,8 @@
 // between lanes and rows (shuffles), parked in the stage. Then (4) segmented carries
 // between warps and a segmented decoupled look-back between tiles (a tile holding a start
 // publishes its last segment's sum as a prefix at once), and (5) a last sweep that adds the
-// carry to the items before their warp's first start and stores.
+// carry to the items before their warp's first start and stores. A warp block with no start
+// takes MatMulScan's path instead (row scans on the tensor cores, plain row carries).
 #pragma once
 #include <cstdint>
 
@@ -27,6 +28,7 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
   __shared__ std::uint64_t bars[tile::kStages * tile::kPasses];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane, true);
+  const auto row_frags = warp::make_value_frags<T>(lane);
   tile::tile_stages<T, true> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
   for (std::int64_t t = src.first(); t < tiles;) {
@@ -36,8 +38,20 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
       T v[4][4], A[4][4], lc[4];
       std::uint32_t fw[4];
       src.load(t, s, p, warp, lane, v, fw);
-      warp::revert_in_lanes(v, frags, fw, A);
-      const warp::seg<T> ws = warp::carry_lanes(fw, A, lc, fs[p]);
+      warp::seg<T> ws;
+      if (__any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u)) {
+        warp::revert_in_lanes(v, frags, fw, A);
+        ws = warp::carry_lanes(fw, A, lc, fs[p]);
+      } else {  // no start in the warp block: MatMulScan's plain row scans and row carries
+        T tot[4], carry[4];
+        warp::row_scan(v, row_frags, A, tot);
+        ws = {0u, warp::row_carry(tot, carry)};
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) A[c][e] += carry[c];
+        fs[p] = 512;
+      }
       src.put(s, p, warp, lane, A);
       if (lane == 0) warp_span[p * tile::kWarps + warp] = ws;
     }

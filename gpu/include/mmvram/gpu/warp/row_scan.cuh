@@ -127,6 +127,52 @@ __device__ __forceinline__ void lane_scan(const std::uint32_t (&v)[4][4], const 
     for (int e = 0; e < 4; ++e) S[h][e] = xs[2 * M + h][e];
 }
 
+// The warp block's total on the tensor cores (the fast path of a warp block with no segment
+// start): every item's parts times J (all ones) accumulate into one fragment across both m-tiles
+// (fp32: low parts first; int32: one uint8 product per byte plane), so d[0] + d[2] is the sum of
+// the lane group's four rows; three shuffles add the eight groups. Every lane returns the total.
+__device__ __forceinline__ float warp_total(const float (&v)[4][4]) {
+  std::uint32_t p[2][4][3];
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {
+    thread::split3_bf16x2(v[2 * m][0], v[2 * m][1], p[m][0]);
+    thread::split3_bf16x2(v[2 * m + 1][0], v[2 * m + 1][1], p[m][1]);
+    thread::split3_bf16x2(v[2 * m][2], v[2 * m][3], p[m][2]);
+    thread::split3_bf16x2(v[2 * m + 1][2], v[2 * m + 1][3], p[m][3]);
+  }
+  float d[4] = {};
+#pragma unroll
+  for (int k = 2; k >= 0; --k)
+#pragma unroll
+    for (int m = 0; m < 2; ++m) {
+      const std::uint32_t a[4] = {p[m][0][k], p[m][1][k], p[m][2][k], p[m][3][k]};
+      thread::mma_bf16(d, a, scan_frags_bf16::j, scan_frags_bf16::j);
+    }
+  float x = d[0] + d[2];
+#pragma unroll
+  for (int o = 4; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
+  return x;
+}
+// int32 (wrapping): a row's total needs no column order, so a lane's own bytes are its A columns.
+__device__ __forceinline__ std::uint32_t warp_total(const std::uint32_t (&v)[4][4]) {
+  std::uint32_t x = 0;
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {
+    std::uint32_t p0[4], p1[4];
+    thread::byte_planes(v[2 * m], p0);
+    thread::byte_planes(v[2 * m + 1], p1);
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      std::uint32_t d[4];
+      thread::mma_u8(d, p0[b], p1[b], scan_frags_u8::j);
+      x += (d[0] + d[2]) << (8 * b);
+    }
+  }
+#pragma unroll
+  for (int o = 4; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
+  return x;
+}
+
 // Flags (normalized 0/1 bytes fw[c], byte e = item 4q+e): F[c][e] = number of segment starts in
 // the row up to item 4q+e, nf[c] = starts in the row. bf16 0/1 and counts <= 16 are exact.
 __device__ __forceinline__ void flag_scan(const std::uint32_t (&fw)[4], const scan_frags_bf16& b,
