@@ -56,7 +56,7 @@ vec<T> brent_kung_scan(machine& m, const vec<T>& x) {
 cost_prediction brent_kung_predicted_cost(std::int64_t n, int s) {
   if (n < 0 || s < 2) throw model_error("brent_kung_predicted_cost: need n >= 0 and s >= 2");
   cost_prediction p;
-  p.formula = "k = ceil(log2 n), n' = 2^k: VCU 8k-6+2[n'!=n], depth 4k-2+2[n'!=n], work O(n)";
+  p.formula = "k = ceil(log2 n), n' = 2^k: VCU 8k-6+2[n'!=n], depth 4k-2+2[n'!=n], work 10n'-18+n+(n'+n)[n'!=n]";
   if (n <= 1) return p;
   const std::int64_t k = ceil_log(n, 2), padded = std::int64_t{1} << k;
   const bool pad = padded != n;

@@ -208,8 +208,8 @@ algorithm_entry::predictor by_size(cost_prediction (*f)(std::int64_t, int)) {
 
 std::vector<algorithm_entry> make_table() {
   std::vector<algorithm_entry> t;
-  const std::string scan_bits = "1 + ceil(log2(n max|x| + 1))";
-  const std::string segment_bits = "1 + ceil(log2(L max|x| + 1)), L = longest segment";
+  const std::string scan_bits = "1 + ceil(log2(n M + 1)), M = max(1, max|x|)";
+  const std::string segment_bits = "1 + ceil(log2(L M + 1)), L = longest segment, M = max(1, max|x|)";
   t.push_back({"hillis-steele-scan", "inclusive scan, Hillis-Steele doubling on the VCU", "VCU only", "2 ceil(log2 n)",
                "O(n log n)", scan_bits, input_shape::values, true, true,
                scan_runner([](machine& m, const auto& x) { return hillis_steele_scan(m, x); }),
@@ -223,11 +223,11 @@ std::vector<algorithm_entry> make_table() {
                scan_runner([](machine& m, const auto& x) { return matmul_scan(m, x); }),
                by_size(&matmul_scan_predicted_cost)});
   t.push_back({"schwartz-segmented-scan", "segmented scan, Schwartz operator transform on (flag, value) pairs",
-               "VCU only", "5 ceil(log2 n) - 1", "O(n log n)", segment_bits, input_shape::segmented, true, true,
+               "VCU only", "5 ceil(log2 n)-1, n>1", "O(n log n)", segment_bits, input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return schwartz_segmented_scan(m, x, f); }),
                by_size(&schwartz_segmented_scan_predicted_cost)});
   t.push_back({"min-index-segmented-scan", "segmented scan, Sengupta's min-index (direct) form", "VCU only",
-               "6 ceil(log2 n) + 3", "O(n log n)", segment_bits, input_shape::segmented, true, true,
+               "6 ceil(log2 n) + 3", "O(n log n)", "1 + ceil(log2(max(L M, n) + 1)), L, M as above", input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return min_index_segmented_scan(m, x, f); }),
                by_size(&min_index_segmented_scan_predicted_cost)});
   t.push_back({"scd", "segmented sum, SCD = DIFF o COMPRESS o SCAN", "MMU+VCU", "O(log_s n)", "O(n s)", scan_bits,
@@ -243,7 +243,7 @@ std::vector<algorithm_entry> make_table() {
                  return std::optional(sscr_predicted_cost(in.n, c.s, segments_of(in)));
                }});
   t.push_back({"block-sscr", "segmented scan, block-recursive SSCR with REVSPEC", "MMU+VCU", "O(log_s n)",
-               "O(n s)", "1 + ceil(log2(min(n, s L) max|x| + 1))", input_shape::segmented, true, true,
+               "O(n s)", "1 + ceil(log2(max(min(n, s L) M, n/s, s) + 1))", input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return block_sscr_segmented_scan(m, x, f); }),
                by_size(&block_sscr_predicted_cost)});
   t.push_back({"decayed-scan-stable", "decayed segmented scan h = a h + b, exp(segsum(log a)) blocks on the MMU",
@@ -256,16 +256,16 @@ std::vector<algorithm_entry> make_table() {
                  return std::optional(decayed_scan_unstable_predicted_cost(in.n, c.s, segments_of(in)));
                }});
   t.push_back({"spmv", "CSR sparse matrix times vector, GATHER -> MULT -> SCD", "MMU+VCU", "O(log_s nnz + log_s B)",
-               "O(nnz s)", "1 + ceil(log2(nnz max|a v| + 1)) (integer)", input_shape::sparse_matrix, true, true,
+               "O(nnz s)", "1 + ceil(log2(max(sum |a v|, nnz, rows) + 1)) (integer)", input_shape::sparse_matrix, true, true,
                &run_spmv, &predict_spmv});
   t.push_back({"elementwise-product", "x_i * y_i of B-bit integers: weighted MMU row sums of bit copies, ceil(log_s(B-1)) levels",
-               "MMU+VCU", "O(log_s B)", "O(n B s)", "1 + ceil(log2(max|x y| + 1))",
+               "MMU+VCU", "O(log_s B)", "O(n B s)", "1 + ceil(log2(max(|x y|, n ceil((B-1)/s), s) + 1))",
                input_shape::vector_pair, true, false, &run_elementwise_product,
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(elementwise_product_predicted_cost(in.n, c.s, c.word_bits));
                }});
   t.push_back({"matrix-product", "n x n integer matrix product: n^3 products, one SCD with segments of n",
-               "MMU+VCU", "O(log_s B + log_s n)", "O(n^3 B s)", "1 + ceil(log2(n^3 max|x y| + 1))",
+               "MMU+VCU", "O(log_s B + log_s n)", "O(n^3 B s)", "1 + ceil(log2(max(sum |x y|, n^3) + 1))",
                input_shape::matrix_pair, true, false, &run_matrix_product,
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(matrix_product_predicted_cost(in.n, c.s, c.word_bits));
