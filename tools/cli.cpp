@@ -246,7 +246,8 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
   };
-  const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }}};
+  const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }},
+                                                              {"--keep-failed", [&] { o.keep_failed = true; }}};
   walk(args, options, switches, [&](const std::string& p) { o.algorithms.push_back(p); });
   if (o.algorithms.empty()) throw usage_error("sweep needs at least one algorithm name (see mmvram list)");
   if (o.out.empty()) throw usage_error("sweep needs --out FILE.csv");

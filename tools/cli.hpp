@@ -55,6 +55,7 @@ struct sweep_options {
   std::string out;
   int jobs = 0;  // 0: every available core
   bool quiet = false;
+  bool keep_failed = false;  // --keep-failed: failed rows in --out count as done (still exit 1)
 };
 
 struct list_options {

@@ -32,6 +32,11 @@ std::vector<T> decode(const std::string& bytes, const std::string& path, const s
   for (std::size_t i = 0; i < out.size(); ++i) {
     E e;
     std::memcpy(&e, bytes.data() + i * sizeof(E), sizeof(E));
+    if constexpr (std::is_floating_point_v<E>) {
+      if (!std::isfinite(e))
+        throw usage_error(what + " file '" + path + "': element " + std::to_string(i) + " is not finite (" +
+                          (std::isnan(e) ? "nan" : e > 0 ? "inf" : "-inf") + ")");
+    }
     out[i] = static_cast<T>(e);
   }
   return out;
@@ -103,6 +108,27 @@ std::vector<T> read_vector(const std::string& path, const std::string& what) {
   return out;
 }
 
+// Reads the size line of a Matrix Market file ahead of the parser (which allocates rows + 1
+// row pointers, and a run a dense vector of cols words) and refuses sides above 2^28;
+// a malformed header is left to the parser. Rewinds `in`.
+void check_matrix_size(std::ifstream& in, const std::string& path) {
+  constexpr std::int64_t limit = std::int64_t{1} << 28;
+  std::string line;
+  std::getline(in, line);  // the banner
+  while (std::getline(in, line)) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '%') continue;
+    std::istringstream size(line);
+    std::int64_t rows = 0, cols = 0;
+    if (size >> rows >> cols && (rows > limit || cols > limit))
+      throw usage_error("matrix file '" + path + "': " + std::to_string(rows) + " x " + std::to_string(cols) +
+                        " is too large (mmvram reads matrices of at most 2^28 rows and 2^28 columns)");
+    break;
+  }
+  in.clear();
+  in.seekg(0);
+}
+
 }  // namespace
 
 std::vector<word> read_words(const std::string& path, const std::string& what) {
@@ -115,9 +141,10 @@ std::vector<real> read_reals(const std::string& path, const std::string& what) {
 
 csr_matrix read_matrix_file(const std::string& path) {
   auto in = open(path, "matrix", false);
+  check_matrix_size(in, path);
   try {
     return read_matrix_market(in);
-  } catch (const std::exception& e) {
+  } catch (const model_error& e) {
     throw usage_error("matrix file '" + path + "': " + e.what());
   }
 }

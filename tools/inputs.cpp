@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace mmv::tool {
 
@@ -104,9 +105,11 @@ void require_integer_values(const csr_matrix& a, const std::string& what) {
 // The contract of the decayed scans (decayed_scan.hpp): every decay a is finite with 0 < a <= 1.
 void require_valid_decays(const std::vector<real>& a, const std::string& what) {
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (!(std::isfinite(a[i]) && a[i] > 0 && a[i] <= 1))
-      throw usage_error(what + ": decay " + std::to_string(a[i]) + " at index " + std::to_string(i) +
-                        " is not in (0, 1]");
+    if (!(std::isfinite(a[i]) && a[i] > 0 && a[i] <= 1)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", a[i]);
+      throw usage_error(what + ": decay " + text + " at index " + std::to_string(i) + " is not in (0, 1]");
+    }
 }
 
 bool has_flags(input_shape sh) {

@@ -5,6 +5,7 @@
 
 #include "mmvram/model/cost.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -52,15 +53,17 @@ std::vector<instruction_row> rows(std::int64_t m, std::int64_t s) {
 }  // namespace
 
 int print_instructions(const instructions_options& o) {
+  // Count columns wide enough for the largest count (m * s <= 2^52 has 16 digits) plus a gap.
+  const int w = std::max(10, static_cast<int>(std::to_string(o.m * o.s).size()) + 2);
   std::cout << "MMV-RAM instructions (costs from cost.hpp for an output of m = " << o.m << " elements, s = " << o.s
             << ")\n\n"
             << std::left << std::setw(26) << "op" << std::setw(8) << "unit" << std::setw(37) << "circuit class"
-            << std::right << std::setw(6) << "steps" << std::setw(10) << "work" << std::setw(7) << "tiles"
-            << std::setw(10) << "read" << std::setw(10) << "written" << "  cost rule\n";
+            << std::right << std::setw(6) << "steps" << std::setw(w) << "work" << std::setw(w) << "tiles"
+            << std::setw(w) << "read" << std::setw(w) << "written" << "  cost rule\n";
   for (const auto& r : rows(o.m, o.s))
     std::cout << std::left << std::setw(26) << r.ops << std::setw(8) << to_string(r.where) << std::setw(37) << r.circuit
-              << std::right << std::setw(6) << r.price.steps << std::setw(10) << r.price.work << std::setw(7)
-              << r.price.tile_products << std::setw(10) << r.price.words_read << std::setw(10) << r.price.words_written
+              << std::right << std::setw(6) << r.price.steps << std::setw(w) << r.price.work << std::setw(w)
+              << r.price.tile_products << std::setw(w) << r.price.words_read << std::setw(w) << r.price.words_written
               << "  " << r.formula << "\n";
   std::cout << "\nThe VCU never scans, reduces or multiplies two integer words in one step; the MMU is the only\n"
                "unit that sums s terms at once. See docs/model.md for the definitions.\n";

@@ -48,7 +48,9 @@ run options:
 sweep options:
   --n LIST              counts and ranges: 2^10..2^20 (doubling), 2^4..2^20:4 (factor 4), 1000,5000
   --s LIST, --bits LIST, --density LIST (or --mean-length LIST), --mode M, --seed K
-  --out FILE.csv        rows are appended; points already in the file are skipped
+  --out FILE.csv        rows are appended; points with a verified row in the file are skipped,
+                        failed ones are run again (their old rows removed)
+  --keep-failed         skip failed points too (they still make the exit code 1)
   --jobs J              parallel runs (default: every core); --quiet hides the progress bar
 
 exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width overflow
@@ -74,6 +76,17 @@ int command_run(const run_options& o) {
 }
 
 namespace {
+
+// The hint after a word-width overflow, by what overflowed: iota and lane-index generate
+// indices/addresses, which grow with n, so only --bits helps; any other result may be a sum of
+// data or of addresses, so the hint offers --max-value only as an alternative.
+std::string width_hint(const width_error& e) {
+  const std::string bits = std::to_string(e.word_bits);
+  if (e.instruction == "iota" || e.instruction == "lane-index")
+    return "the indices/addresses " + e.instruction + " generates for this n need more than " + bits +
+           " bits: raise --bits";
+  return "raise --bits; if " + e.value + " is a sum or product of the data, smaller values (--max-value) also help";
+}
 
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) throw usage_error("missing command (try mmvram help)");
@@ -110,7 +123,7 @@ int main(int argc, char** argv) {
                  "about 80 bytes per element; see docs/tool.md, Performance)\n";
     return 2;
   } catch (const mmv::width_error& e) {
-    std::cerr << "mmvram: error: " << e.what() << " (raise --bits or lower --max-value)\n";
+    std::cerr << "mmvram: error: " << e.what() << " (" << mmv::tool::width_hint(e) << ")\n";
   } catch (const std::exception& e) {
     std::cerr << "mmvram: error: " << e.what() << "\n";
   }

@@ -1,7 +1,9 @@
 // The sweep: points = algorithms x n x s x B x density (density only for inputs with flags),
-// keyed by (algorithm, mode, word_bits, s, n, density, seed). Rows already in the CSV with
-// the same key are skipped; new rows are appended and flushed one by one under a mutex, so an
-// interrupted sweep loses at most the points in flight. Workers take points largest n first.
+// keyed by (algorithm, mode, word_bits, s, n, density, seed). A point with a passed row in the
+// CSV (verified, no error) is skipped; one with only failed rows is run again, its old rows
+// removed first (or kept and skipped with --keep-failed); failures set exit code 1 either way.
+// New rows are appended and flushed one by one under a mutex, so an interrupted sweep loses at
+// most the points in flight. Workers take points largest n first.
 #include "sweep.hpp"
 
 #include "report.hpp"
@@ -15,8 +17,10 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include <unistd.h>
@@ -47,27 +51,62 @@ std::string key_of(const std::vector<std::string>& cells, const std::vector<std:
   return key;
 }
 
-// Reads the keys of the rows already in `path`; drops a torn last line (no newline).
-std::set<std::string> existing_keys(const std::string& path, const std::vector<std::size_t>& at) {
-  std::set<std::string> keys;
+// The rows already in a sweep's CSV: every line (the header first) and, per key, whether some
+// row of it passed (verified = true, no error) or only failed rows exist.
+struct csv_contents {
+  std::vector<std::string> lines;
+  std::vector<std::string> line_keys;  // the key of lines[i] ("" for the header)
+  std::vector<bool> line_passed;       // whether lines[i] is a passed row
+  std::set<std::string> passed, failed;
+  bool torn = false;                   // the file ended inside a line (an interrupted write)
+};
+
+std::size_t column_of(const std::string& name) {
+  return static_cast<std::size_t>(std::find(csv_columns().begin(), csv_columns().end(), name) - csv_columns().begin());
+}
+
+// Reads `path` (missing: no rows); drops a torn last line (no newline).
+csv_contents read_existing(const std::string& path, const std::vector<std::size_t>& at) {
+  csv_contents c;
   std::ifstream in(path);
-  if (!in) return keys;
+  if (!in) return c;
   std::ostringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
-  in.close();
-  if (text.empty()) return keys;
+  if (text.empty()) return c;
   if (text.back() != '\n') {
     text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
-    std::ofstream(path, std::ios::trunc) << text;
+    c.torn = true;
   }
   std::istringstream lines(text);
   std::string line;
   if (std::getline(lines, line) && line != csv_header())
     throw usage_error("'" + path + "' has a different CSV header than this mmvram writes; use a new --out file");
-  while (std::getline(lines, line))
-    if (!line.empty()) keys.insert(key_of(split_csv(line), at));
-  return keys;
+  if (!text.empty()) c.lines.push_back(line), c.line_keys.emplace_back(), c.line_passed.push_back(false);
+  const std::size_t verified = column_of("verified"), error = column_of("error");
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    const auto cells = split_csv(line);
+    const std::string key = key_of(cells, at);
+    const bool ok = verified < cells.size() && cells[verified] == "true" && (error >= cells.size() || cells[error].empty());
+    (ok ? c.passed : c.failed).insert(key);
+    c.lines.push_back(line), c.line_keys.push_back(key), c.line_passed.push_back(ok);
+  }
+  return c;
+}
+
+// Replaces `path` by its lines less the failed rows of the keys in `drop`: written to a temporary file beside it, then renamed over
+// it, so an interruption leaves either the old or the new file.
+void rewrite(const std::string& path, const csv_contents& c, const std::set<std::string>& drop) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    for (std::size_t i = 0; i < c.lines.size(); ++i)
+      if (i == 0 || c.line_passed[i] || !drop.count(c.line_keys[i]))
+        out << c.lines[i] << "\n";
+    if (!out.flush()) throw usage_error("cannot write '" + temporary + "'");
+  }
+  std::filesystem::rename(temporary, path);
 }
 
 // On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
@@ -131,16 +170,27 @@ run_report failed_point(const run_options& p, const std::string& error) {
 
 int run_sweep(const sweep_options& o) {
   std::vector<std::size_t> key_at;
-  for (const auto& k : key_columns)
-    key_at.push_back(static_cast<std::size_t>(
-        std::find(csv_columns().begin(), csv_columns().end(), k) - csv_columns().begin()));
+  for (const auto& k : key_columns) key_at.push_back(column_of(k));
 
+  // A point is done when a row of its key passed. A point with only failed rows is run again
+  // and its failed rows are removed (the file is rewritten before the sweep appends), unless
+  // --keep-failed keeps them as they are; either way the point's failure sets the exit code.
+  const csv_contents existing = read_existing(o.out, key_at);
   std::vector<run_options> todo;
-  const auto done_keys = existing_keys(o.out, key_at);
+  std::set<std::string> redo;
+  std::size_t present = 0, kept_failures = 0;
   for (auto& p : points_of(o)) {
-    run_report probe = failed_point(p, "");
-    if (!done_keys.count(key_of(split_csv(csv_row(probe)), key_at))) todo.push_back(p);
+    const std::string key = key_of(split_csv(csv_row(failed_point(p, ""))), key_at);
+    if (existing.passed.count(key)) {
+      ++present;
+    } else if (existing.failed.count(key) && o.keep_failed) {
+      ++present, ++kept_failures;
+    } else {
+      if (existing.failed.count(key)) redo.insert(key);
+      todo.push_back(p);
+    }
   }
+  if (existing.torn || !redo.empty()) rewrite(o.out, existing, redo);
 
   const bool fresh = !std::filesystem::exists(o.out) || std::filesystem::file_size(o.out) == 0;
   std::ofstream csv(o.out, std::ios::app);
@@ -157,6 +207,10 @@ int run_sweep(const sweep_options& o) {
       run_report r;
       try {
         r = run_once(todo[i]);
+      } catch (const std::bad_alloc&) {
+        r = failed_point(todo[i], "out of memory: the input is too large for this machine");
+      } catch (const std::length_error&) {
+        r = failed_point(todo[i], "out of memory: the input is too large for this machine");
       } catch (const std::exception& e) {
         r = failed_point(todo[i], e.what());
       }
@@ -172,9 +226,11 @@ int run_sweep(const sweep_options& o) {
   for (int j = 0; j < jobs; ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
   if (!o.quiet)
-    std::fprintf(stderr, "mmvram sweep: %zu new row(s), %zu already present, %zu failed -> %s\n", todo.size(),
-                 points_of(o).size() - todo.size(), failures, o.out.c_str());
-  return failures ? 1 : 0;
+    std::fprintf(stderr, "mmvram sweep: %zu new row(s), %zu already present, %zu failed -> %s%s%s\n", todo.size(),
+                 present, failures + kept_failures, o.out.c_str(),
+                 redo.empty() ? "" : (" (" + std::to_string(redo.size()) + " failed point(s) re-run)").c_str(),
+                 kept_failures ? (" (" + std::to_string(kept_failures) + " failed row(s) kept)").c_str() : "");
+  return failures + kept_failures ? 1 : 0;
 }
 
 }  // namespace mmv::tool

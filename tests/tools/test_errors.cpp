@@ -1,21 +1,33 @@
 // Every class of bad input ends with exit code 2 and exactly one line on stderr, before or
 // instead of any report: bad options, out-of-range parameters, bad files, unknown names, and a
-// word-width overflow during the run.
+// word-width overflow during the run. Every run is bounded in time and memory, so that a
+// regression into an endless loop fails instead of hanging.
 #include "catch.hpp"
 #include "tool_process.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
 
 using mmv::test::run_tool;
 
 namespace {
 
 void require_clean_error(const std::vector<std::string>& args, const std::string& fragment) {
-  const auto r = run_tool(args);
+  const auto r = run_tool(args, "", 60);
   INFO("stderr: " << r.err << "\nstdout: " << r.out);
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(r.err.rfind("mmvram: error: ", 0) == 0);
   CHECK(r.err.find(fragment) != std::string::npos);
+}
+
+template <class E>
+std::string bytes_of(const std::vector<E>& v) {
+  std::string b(v.size() * sizeof(E), '\0');
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
 }
 
 }  // namespace
@@ -89,4 +101,167 @@ TEST_CASE("a word-width overflow during a run exits 2 with one line") {
   // 4096 values of up to 100 sum past 2^7: an 8-bit machine cannot hold the speculative scan.
   require_clean_error({"run", "sscr", "--n", "4096", "--bits", "8", "--max-value", "100"}, "word-width overflow");
   require_clean_error({"run", "matmul-scan", "--n", "100", "--bits", "4", "--max-value", "7"}, "bit signed word");
+}
+
+TEST_CASE("numbers past 2^62 and ranges up to 2^62 are refused or handled without overflow") {
+  // The reviewer's repro: the range loop used to overflow int64 and grow its list until out of memory.
+  require_clean_error({"sweep", "scd", "--n", "2^62..2^62:3", "--s", "1", "--out", "x.csv"}, "--s must be in 2..");
+  require_clean_error({"sweep", "scd", "--n", "2^40..2^62:7", "--s", "1", "--out", "x.csv"}, "--s must be in 2..");
+  require_clean_error({"run", "sscr", "--n", "2^63"}, "2^63 is too large");
+  require_clean_error({"run", "sscr", "--n", "10^30"}, "10^30 is too large");
+  require_clean_error({"run", "sscr", "--n", "99999999999999999999"}, "is too large");
+  require_clean_error({"run", "sscr", "--n", "9223372036854775808"}, "is too large");
+  require_clean_error({"run", "sscr", "--seed", "2^64"}, "--seed: 2^64 is too large");
+  require_clean_error({"run", "sscr", "--max-value", "10^19"}, "--max-value: 10^19 is too large");
+  require_clean_error({"instructions", "--m", "2^63"}, "--m: 2^63 is too large");
+  require_clean_error({"sweep", "sscr", "--n", "2^4..2^70", "--out", "x.csv"}, "2^70 is too large");
+  require_clean_error({"sweep", "sscr", "--n", "2^4..2^10:2^63", "--out", "x.csv"}, "is too large");
+  // 1^k and 0^k with a huge k: no k multiplications (it used to loop for 10^18 iterations).
+  require_clean_error({"run", "sscr", "--s", "1^999999999999999999"}, "--s must be in 2..4096");
+  require_clean_error({"run", "sscr", "--n", "0^999999999999999999"}, "--n must be at least 1");
+  // Reals: an infinite quotient is refused (1/inf used to become --density 0 silently).
+  require_clean_error({"run", "sscr", "--mean-length", "1e300/1e-300"}, "is not a finite number");
+  require_clean_error({"run", "sscr", "--density", "1/0"}, "is not a finite number");
+  require_clean_error({"run", "sscr", "--density", "1e999"}, "--density");
+}
+
+TEST_CASE("instructions caps --m at 2^40 and prints exact counts there") {
+  require_clean_error({"instructions", "--m", "2^62"}, "--m must be in 1..2^40");
+  require_clean_error({"instructions", "--m", "2^40", "--s", "4097"}, "--s must be in 2..4096");
+  const auto r = run_tool({"instructions", "--m", "2^40", "--s", "4096"}, "", 60);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("4503599627370496") != std::string::npos);  // revspec work and MMU multiply-adds: m * s = 2^52
+  CHECK(r.out.find(" -") == std::string::npos);                  // no overflowed (negative) count
+}
+
+TEST_CASE("binary float files with NaN or Inf exit 2 naming the file and the index") {
+  mmv::test::scratch_dir dir("nonfinite");
+  const auto nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const auto put = [&](const std::string& name, const std::string& bytes) {
+    mmv::test::write_text(dir / name, bytes);
+    return (dir / name).string();
+  };
+  const auto f = put("f.txt", "1 0 0 1\n"), a = put("a.txt", "0.5 0.5 0.5 0.5\n"), b = put("b.txt", "1 2 3 4\n");
+  const auto b_nan = put("b.f64", bytes_of<double>({1, 2, nan, 4}));
+  const auto b_inf = put("b.f32", bytes_of<float>({1, std::numeric_limits<float>::infinity(), 3, 4}));
+  const auto a_inf = put("a.f64", bytes_of<double>({0.5, 0.5, 0.5, -inf}));
+  const std::vector<std::string> run{"run", "decayed-scan-stable", "--mode", "float64"};
+  const auto with = [&](const std::string& values, const std::string& decays) {
+    auto args = run;
+    for (const auto& x : {"--values", values.c_str(), "--flags", f.c_str(), "--decays", decays.c_str()}) args.push_back(x);
+    return args;
+  };
+  require_clean_error(with(b_nan, a), "values file '" + b_nan + "': element 2 is not finite (nan)");
+  require_clean_error(with(b_inf, a), "values file '" + b_inf + "': element 1 is not finite (inf)");
+  require_clean_error(with(b, a_inf), "decays file '" + a_inf + "': element 3 is not finite (-inf)");
+  const auto v_nan = put("v.f64", bytes_of<double>({nan}));
+  const auto mtx = put("a.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.0\n");
+  require_clean_error({"run", "spmv", "--mode", "float64", "--matrix", mtx, "--vector", v_nan}, "element 0 is not finite");
+  // The same finite values in binary run.
+  CHECK(run_tool(with(put("ok.f64", bytes_of<double>({1, 2, 3, 4})), a)).code == 0);
+}
+
+TEST_CASE("decays outside (0, 1] exit 2 with the index") {
+  mmv::test::scratch_dir dir("decays");
+  const auto put = [&](const std::string& name, const std::string& text) {
+    mmv::test::write_text(dir / name, text);
+    return (dir / name).string();
+  };
+  const auto b = put("b.txt", "1 2 3 4\n"), f = put("f.txt", "1 0 0 1\n");
+  for (const std::string algo : {"decayed-scan-stable", "decayed-scan-unstable"})
+    for (const auto& [decays, index] : std::vector<std::pair<std::string, std::string>>{
+             {"0.5 0 0.5 0.5", "1"}, {"0.5 0.5 1.5 0.5", "2"}, {"0.5 0.5 0.5 -0.25", "3"}, {"1.0000001 1 1 1", "0"}}) {
+      CAPTURE(algo, decays);
+      require_clean_error({"run", algo, "--mode", "float64", "--values", b, "--flags", f, "--decays",
+                           put("a.txt", decays)},
+                          "at index " + index + " is not in (0, 1]");
+    }
+  // a = 1 is allowed: the decayed scan is then the plain segmented scan.
+  const auto ones = run_tool({"run", "decayed-scan-stable", "--mode", "float64", "--values", b, "--flags", f,
+                              "--decays", put("ones.txt", "1 1 1 1")});
+  CHECK(ones.code == 0);
+}
+
+TEST_CASE("--bigbird fields beyond the number of blocks exit 2") {
+  require_clean_error({"run", "spmv", "--mode", "float64", "--bigbird", "4,2,2^40"}, "WINDOW = 1099511627776 exceeds");
+  require_clean_error({"run", "spmv", "--mode", "float64", "--bigbird", "4,2^33"}, "RANDOM = 8589934592 exceeds");
+  require_clean_error({"run", "spmv", "--mode", "float64", "--bigbird", "4,2,1,2^32"}, "GLOBAL = 4294967296 exceeds");
+  require_clean_error({"run", "spmv", "--mode", "float64", "--bigbird", "4,17", "--n", "64"},
+                      "RANDOM = 17 exceeds the 16 block(s)");
+  CHECK(run_tool({"run", "spmv", "--mode", "float64", "--bigbird", "4,16,16,16", "--n", "64"}, "", 60).code == 0);
+}
+
+TEST_CASE("matrix-product refuses n with n^3 > 2^40 up front") {
+  require_clean_error({"run", "matrix-product", "--n", "2^32"}, "the limit is n^3 <= 2^40");
+  require_clean_error({"run", "matrix-product", "--n", "10322"}, "n <= 10321");
+}
+
+TEST_CASE("Matrix Market headers with huge sides exit 2 with a clear message") {
+  mmv::test::scratch_dir dir("mtx-huge");
+  const auto put = [&](const std::string& name, const std::string& text) {
+    mmv::test::write_text(dir / name, text);
+    return (dir / name).string();
+  };
+  for (const std::string size : {"1000000000000 3 0", "3 1000000000000 0", "268435457 1 0"}) {
+    CAPTURE(size);
+    const auto m = put("m.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n\n" + size + "\n");
+    require_clean_error({"run", "spmv", "--mode", "float64", "--matrix", m}, "at most 2^28 rows and 2^28 columns");
+  }
+}
+
+TEST_CASE("options the run would ignore exit 2 and say why") {
+  mmv::test::scratch_dir dir("ignored");
+  const auto put = [&](const std::string& name, const std::string& text) {
+    mmv::test::write_text(dir / name, text);
+    return (dir / name).string();
+  };
+  const auto x = put("x.txt", "1 2 3 4\n"), f = put("f.txt", "1 0 1 0\n");
+  const std::vector<std::vector<std::string>> random_options{
+      {"--n", "8"}, {"--density", "0.1"}, {"--mean-length", "4"}, {"--seed", "3"}, {"--max-value", "5"}, {"--signed"}};
+  for (const auto& option : random_options) {
+    CAPTURE(option.front());
+    auto args = std::vector<std::string>{"run", "sscr", "--values", x, "--flags", f};
+    args.insert(args.end(), option.begin(), option.end());
+    require_clean_error(args, option.front() + " shapes random inputs; it does not apply to input files");
+    args = {"run", "matrix-product", "--values", x, "--values2", x};
+    args.insert(args.end(), option.begin(), option.end());
+    require_clean_error(args, "does not apply to input files");
+  }
+  // spmv draws its vector from --seed, --max-value and --signed when --vector is absent.
+  const auto mtx = put("a.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 1\n2 2 3\n");
+  CHECK(run_tool({"run", "spmv", "--matrix", mtx, "--seed", "5", "--max-value", "9", "--signed"}).code == 0);
+  require_clean_error({"run", "spmv", "--matrix", mtx, "--vector", put("v.txt", "1 2"), "--seed", "5"},
+                      "--seed shapes random inputs");
+  require_clean_error({"run", "spmv", "--matrix", mtx, "--n", "8"}, "--n shapes random inputs");
+  require_clean_error({"run", "spmv", "--matrix", mtx, "--density", "0.5"}, "--density shapes random inputs");
+  // Segment density for inputs without segments, or for a BigBird matrix.
+  for (const std::string algo : {"matmul-scan", "hillis-steele-scan", "brent-kung-scan", "elementwise-product",
+                                 "matrix-product"})
+    for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{{"--density", "0.5"},
+                                                                                           {"--mean-length", "2"}}) {
+      CAPTURE(algo, option);
+      require_clean_error({"run", algo, "--n", "8", option, value}, "but " + algo + " has no segments");
+    }
+  require_clean_error({"run", "spmv", "--mode", "float64", "--bigbird", "4,2", "--n", "64", "--density", "0.1"},
+                      "does not apply to --bigbird");
+  // --max-value bounds integers only.
+  require_clean_error({"run", "sscr", "--mode", "float64", "--max-value", "5"}, "--max-value bounds random integers");
+  CHECK(run_tool({"run", "sscr", "--n", "64", "--max-value", "5", "--signed", "--mean-length", "4"}).code == 0);
+}
+
+TEST_CASE("the hint after a word-width overflow names what overflowed") {
+  // All values 0: only the positions iota generates overflow 8 bits.
+  const auto index = run_tool({"run", "sscr", "--n", "4096", "--bits", "8", "--max-value", "0"});
+  INFO(index.err);
+  CHECK(index.code == 2);
+  CHECK(index.err.find("the indices/addresses iota generates for this n need more than 8 bits: raise --bits") !=
+        std::string::npos);
+  CHECK(index.err.find("--max-value") == std::string::npos);
+  // Data values: the hint offers smaller values as well.
+  const auto data = run_tool({"run", "matmul-scan", "--n", "100", "--bits", "16", "--max-value", "30000"});
+  INFO(data.err);
+  CHECK(data.code == 2);
+  CHECK(data.err.find("raise --bits; if") != std::string::npos);
+  CHECK(data.err.find("--max-value") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // `mmvram sweep`: one CSV row per point with the fixed header; a second identical sweep adds
 // nothing; a wider sweep appends only the new points; a torn last line is dropped and redone;
-// a CSV with another header is refused.
+// a CSV with another header is refused; failed rows are run again (or kept with --keep-failed)
+// and set the exit code either way; ranges up to 2^62 stop without overflow.
 #include "catch.hpp"
 #include "tool_process.hpp"
 
@@ -111,4 +112,94 @@ TEST_CASE("sweep refuses a CSV with another header and records failing points") 
   const auto text = read_text(csv);
   CHECK(text.find("word-width overflow") != std::string::npos);
   CHECK(lines_of(text).size() == 3);
+}
+
+namespace {
+
+std::size_t column(const std::vector<std::string>& lines, const std::string& name) {
+  const auto header = cells_of(lines.at(0));
+  return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+}
+
+}  // namespace
+
+TEST_CASE("sweep runs failed points again and their failures set the exit code") {
+  mmv::test::scratch_dir dir("sweep-retry");
+  const auto csv = (dir / "w.csv").string();
+  // An 8-bit machine overflows at n = 4096 (an error row) but not at n = 8.
+  const std::vector<std::string> base{"sweep", "sscr", "--n", "8,4096", "--bits", "8", "--out", csv};
+  auto r = run_tool(base);
+  REQUIRE(r.code == 1);
+  const std::string first = read_text(csv);
+  REQUIRE(lines_of(first).size() == 3);
+
+  // A rerun does not take the failed row as done: it runs the point again (failing again), replaces
+  // its row and exits 1; the passed row stays as it was.
+  r = run_tool(base);
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(r.err.find("1 new row(s), 1 already present, 1 failed") != std::string::npos);
+  CHECK(r.err.find("1 failed point(s) re-run") != std::string::npos);
+  auto lines = lines_of(read_text(csv));
+  CHECK(lines.size() == 3);
+  CHECK(distinct(keys_of(lines)));
+  const auto verified = column(lines, "verified");
+  for (const auto& old : lines_of(first))
+    if (cells_of(old).at(verified) == "true") CHECK(std::count(lines.begin(), lines.end(), old) == 1);
+
+  // --keep-failed: the failed row stays, nothing runs, and the failure still gives exit code 1.
+  const std::string before = read_text(csv);
+  auto keep = base;
+  keep.push_back("--keep-failed");
+  r = run_tool(keep);
+  CHECK(r.code == 1);
+  CHECK(r.err.find("0 new row(s), 2 already present, 1 failed") != std::string::npos);
+  CHECK(r.err.find("1 failed row(s) kept") != std::string::npos);
+  CHECK(read_text(csv) == before);
+}
+
+TEST_CASE("sweep replaces a row that did not verify by a fresh run of its point") {
+  mmv::test::scratch_dir dir("sweep-unverified");
+  const auto csv = (dir / "u.csv").string();
+  const std::vector<std::string> base{"sweep", "scd", "--n", "2^4..2^6", "--s", "2", "--out", csv, "--quiet"};
+  REQUIRE(run_tool(base).code == 0);
+  auto lines = lines_of(read_text(csv));
+  REQUIRE(lines.size() == 4);
+  // Mark the n = 32 row as failed verification, as an older or interrupted run might have left it.
+  const auto verified = column(lines, "verified"), n_at = column(lines, "n");
+  std::string text = lines[0] + "\n";
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    auto cells = cells_of(lines[i]);
+    if (cells.at(n_at) == "32") {
+      const auto at = lines[i].find(",true,");
+      REQUIRE(cells.at(verified) == "true");
+      REQUIRE(at != std::string::npos);
+      lines[i].replace(at, 6, ",false,");
+    }
+    text += lines[i] + "\n";
+  }
+  mmv::test::write_text(dir / "u.csv", text);
+  const auto r = run_tool(base);
+  INFO(r.err);
+  CHECK(r.code == 0);
+  lines = lines_of(read_text(csv));
+  CHECK(lines.size() == 4);
+  CHECK(distinct(keys_of(lines)));
+  for (std::size_t i = 1; i < lines.size(); ++i) CHECK(cells_of(lines[i]).at(verified) == "true");
+}
+
+TEST_CASE("sweep ranges that end near 2^62 stop without overflow") {
+  mmv::test::scratch_dir dir("sweep-huge");
+  const auto csv = (dir / "h.csv").string();
+  // 2^60, 3*2^60; the next factor would pass 2^62 (and overflow int64 at 9*2^60 + ...). Each
+  // point is far too large to run: its row records the out-of-memory error.
+  const auto r = run_tool({"sweep", "scd", "--n", "2^60..2^62:3", "--s", "2", "--out", csv, "--quiet"}, "", 120);
+  INFO(r.err);
+  CHECK(r.code == 1);
+  const auto lines = lines_of(read_text(csv));
+  REQUIRE(lines.size() == 3);
+  const auto keys = keys_of(lines);
+  CHECK(keys.count("scd/1152921504606846976/2/0.05") == 1);
+  CHECK(keys.count("scd/3458764513820540928/2/0.05") == 1);
+  for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].find("out of memory") != std::string::npos);
 }

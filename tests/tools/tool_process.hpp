@@ -46,13 +46,39 @@ inline std::string shell_quote(const std::string& a) {
   return q + "'";
 }
 
-// Runs `mmvram args...` (in `cwd` when given) and captures everything.
-inline tool_result run_tool(const std::vector<std::string>& args, const std::string& cwd = "") {
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool tool_has_asan = true;  // the tool is built with the tests, same flags
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool tool_has_asan = true;
+#else
+inline constexpr bool tool_has_asan = false;
+#endif
+#else
+inline constexpr bool tool_has_asan = false;
+#endif
+
+// The 8 GiB memory cap of a bounded run. ASan reserves terabytes of shadow address space, so
+// under ASan the cap is ASan's own largest allocation (an allocation above it throws
+// std::bad_alloc) instead of `ulimit -v`.
+inline std::string memory_cap_prefix() {
+  return tool_has_asan ? "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:"
+                         "max_allocation_size_mb=8192\" "
+                       : "ulimit -v 8388608 && ";
+}
+
+// Runs `mmvram args...` (in `cwd` when given) and captures everything. With `limit_s` > 0 the
+// tool runs under `timeout limit_s` and 8 GiB of memory (memory_cap_prefix), so that a
+// regression into an endless loop or an unbounded allocation fails the test (exit code 124,
+// or out of memory) instead of hanging it.
+inline tool_result run_tool(const std::vector<std::string>& args, const std::string& cwd = "", int limit_s = 0) {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path();
   const std::string tag = std::to_string(::getpid()) + "-" + std::to_string(counter++);
   const auto out = dir / ("mmvram-out-" + tag), err = dir / ("mmvram-err-" + tag);
-  std::string cmd = (cwd.empty() ? "" : "cd " + shell_quote(cwd) + " && ") + shell_quote(MMVRAM_TOOL);
+  std::string cmd = (cwd.empty() ? "" : "cd " + shell_quote(cwd) + " && ") +
+                    (limit_s > 0 ? memory_cap_prefix() + "timeout " + std::to_string(limit_s) + " " : "") +
+                    shell_quote(MMVRAM_TOOL);
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
   const int status = std::system(cmd.c_str());
