@@ -37,13 +37,25 @@ done
 
 if [[ $full == 1 ]]; then n_max=2^24; bigbird_blocks="2 4 16 64"; else n_max=2^20; bigbird_blocks="2 4"; fi
 s_list=2,4,8,16,32,128
-# A sweep exits 1 when some of its points failed verification (recorded in the CSV, listed in
-# summary.md): keep going. Exit code 2 (bad usage) stops the script.
+# A sweep exits 1 when some of its points failed (recorded in the CSV, listed in summary.md;
+# a rerun runs failed points again). Exit code 2 (bad usage) stops the script at once; an
+# unexpected failure lets it finish the figures and then exit 1. `sweep_expecting_failures`
+# is for decayed-scan-unstable alone, which fails by design (summary.md counts those rows).
+unexpected_failures=0
 sweep() {
   echo "== mmvram sweep $*" >&2
   local rc=0
   "$tool" sweep "$@" --jobs "$jobs" || rc=$?
-  if ((rc == 1)); then echo "run_all.sh: some points failed verification (see summary.md)" >&2; fi
+  if ((rc == 1)); then
+    echo "run_all.sh: some points failed (see summary.md)" >&2
+    unexpected_failures=1
+  fi
+  if ((rc > 1)); then exit "$rc"; fi
+}
+sweep_expecting_failures() {
+  echo "== mmvram sweep $* (failures expected)" >&2
+  local rc=0
+  "$tool" sweep "$@" --jobs "$jobs" || rc=$?
   if ((rc > 1)); then exit "$rc"; fi
 }
 
@@ -53,9 +65,12 @@ sweep hillis-steele-scan brent-kung-scan schwartz-segmented-scan min-index-segme
   --n "2^2..$n_max" --s 16 --mean-length 32 --out "$out/steps_vcu.csv"
 # The float algorithms: decayed scans (the unstable one divides by exp of the running sum of
 # log a, loses precision as it grows and fails verification by design from n ~ 2^7) and SpMV.
-sweep decayed-scan-stable decayed-scan-unstable spmv --mode float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
+# Its failed points are cheap (n <= 2^16) and rerun on every resume.
+sweep decayed-scan-stable spmv --mode float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
   --out "$out/steps_float.csv"
-sweep decayed-scan-unstable --mode float32 --n "2^2..2^16" --s 16 --density 0 \
+sweep_expecting_failures decayed-scan-unstable --mode float64 --n "2^2..2^16" --s $s_list --mean-length 32 \
+  --out "$out/steps_float.csv"
+sweep_expecting_failures decayed-scan-unstable --mode float32 --n "2^2..2^16" --s 16 --density 0 \
   --out "$out/unstable_float32.csv"
 # The integer products, whose steps depend on the word width B.
 sweep elementwise-product --n 2^6 --s 2,4,16 --bits 12,16,24,32,48,64 --out "$out/bits.csv"
@@ -94,3 +109,7 @@ done
 
 python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
+if ((unexpected_failures)); then
+  echo "run_all.sh: some sweep points failed unexpectedly (listed in $out/summary.md)" >&2
+  exit 1
+fi
