@@ -52,11 +52,25 @@ sweep() {
   fi
   if ((rc > 1)); then exit "$rc"; fi
 }
+# Expected failures are rows that ran and did not verify; a row with an error (an exception,
+# out of memory, a width overflow) is unexpected even here. Arguments: ALGO ... --out FILE.
 sweep_expecting_failures() {
   echo "== mmvram sweep $* (failures expected)" >&2
-  local rc=0
+  local rc=0 csv=${*: -1}
   "$tool" sweep "$@" --jobs "$jobs" || rc=$?
   if ((rc > 1)); then exit "$rc"; fi
+  if ! python3 - "$csv" "$1" <<'PY'
+import csv, sys
+path, algorithm = sys.argv[1], sys.argv[2]
+errors = [r for r in csv.DictReader(open(path)) if r["algorithm"] == algorithm and r["error"]]
+for r in errors[:5]:
+    print(f"run_all.sh: {algorithm} n={r['n']} s={r['s']}: {r['error']}", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+  then
+    echo "run_all.sh: $1 raised errors, not only the expected verification failures" >&2
+    unexpected_failures=1
+  fi
 }
 
 # Steps and work against n, every s: the MMU algorithms, and the VCU-only ones (s-independent).

@@ -3,7 +3,8 @@
 // CSV (verified, no error) is skipped; one with only failed rows is run again, its old rows
 // removed first (or kept and skipped with --keep-failed); failures set exit code 1 either way.
 // New rows are appended and flushed one by one under a mutex, so an interrupted sweep loses at
-// most the points in flight. Workers take points largest n first.
+// most the points in flight. Workers take points largest n first. The CSV is locked (flock) for
+// the whole sweep, so a second sweep on the same file exits 2 instead of losing rows.
 #include "sweep.hpp"
 
 #include "report.hpp"
@@ -23,7 +24,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace mmv::tool {
 
@@ -74,14 +81,18 @@ csv_contents read_existing(const std::string& path, const std::vector<std::size_
   buffer << in.rdbuf();
   std::string text = buffer.str();
   if (text.empty()) return c;
+  const auto different_header = [&] {
+    return usage_error("'" + path + "' has a different CSV header than this mmvram writes; use a new --out file");
+  };
   if (text.back() != '\n') {
+    // A torn last line is dropped; a file without any newline must be a torn header.
+    if (text.find('\n') == std::string::npos && csv_header().rfind(text, 0) != 0) throw different_header();
     text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
     c.torn = true;
   }
   std::istringstream lines(text);
   std::string line;
-  if (std::getline(lines, line) && line != csv_header())
-    throw usage_error("'" + path + "' has a different CSV header than this mmvram writes; use a new --out file");
+  if (std::getline(lines, line) && line != csv_header()) throw different_header();
   if (!text.empty()) c.lines.push_back(line), c.line_keys.emplace_back(), c.line_passed.push_back(false);
   const std::size_t verified = column_of("verified"), error = column_of("error");
   while (std::getline(lines, line)) {
@@ -95,18 +106,74 @@ csv_contents read_existing(const std::string& path, const std::vector<std::size_
   return c;
 }
 
-// Replaces `path` by its lines less the failed rows of the keys in `drop`: written to a temporary file beside it, then renamed over
-// it, so an interruption leaves either the old or the new file.
-void rewrite(const std::string& path, const csv_contents& c, const std::set<std::string>& drop) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    for (std::size_t i = 0; i < c.lines.size(); ++i)
-      if (i == 0 || c.line_passed[i] || !drop.count(c.line_keys[i]))
-        out << c.lines[i] << "\n";
-    if (!out.flush()) throw usage_error("cannot write '" + temporary + "'");
+std::string system_error_text() { return std::strerror(errno); }
+
+// An exclusive lock on a sweep's CSV, held from reading it to the last appended row, so that
+// two sweeps on one file never interleave (the second exits 2). rewrite() replaces the file by
+// a new one that it locks first; a sweep that locked a file since replaced locks the new one.
+class csv_lock {
+ public:
+  explicit csv_lock(const std::string& path) {
+    for (;;) {
+      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+      if (fd < 0) throw usage_error("cannot open '" + path + "': " + system_error_text());
+      if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const bool busy = errno == EWOULDBLOCK;
+        const std::string why = system_error_text();
+        ::close(fd);
+        if (busy)
+          throw usage_error("'" + path + "' is being written by another mmvram sweep; wait for it or use another --out file");
+        throw usage_error("cannot lock '" + path + "': " + why);
+      }
+      struct stat held{}, named{};
+      if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+          held.st_ino == named.st_ino) {
+        fd_ = fd;
+        return;
+      }
+      ::close(fd);  // replaced by another sweep's rewrite after we opened it: lock the new file
+    }
   }
-  std::filesystem::rename(temporary, path);
+  csv_lock(const csv_lock&) = delete;
+  csv_lock& operator=(const csv_lock&) = delete;
+  ~csv_lock() { ::close(fd_); }
+  int fd() const { return fd_; }
+  // Holds `fd` (already locked) instead, releasing the old file.
+  void replace(int fd) {
+    ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// Replaces `path` by its lines less the failed rows of the keys in `drop`: written to a new
+// file beside it (same permissions, locked before it becomes visible), then renamed over it, so
+// an interruption leaves either the old or the new file. A symbolic link stays a link: its
+// target is replaced.
+void rewrite(const std::string& path, const csv_contents& c, const std::set<std::string>& drop, csv_lock& lock) {
+  const std::filesystem::path target = std::filesystem::canonical(path);
+  std::string name = (target.parent_path() / (target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw usage_error("cannot create a file beside '" + path + "' to rewrite it: " + system_error_text());
+  std::string text;
+  for (std::size_t i = 0; i < c.lines.size(); ++i)
+    if (i == 0 || c.line_passed[i] || !drop.count(c.line_keys[i])) text += c.lines[i] + "\n";
+  struct stat old{};
+  bool ok = ::flock(fd, LOCK_EX) == 0 && ::fstat(lock.fd(), &old) == 0 && ::fchmod(fd, old.st_mode & 07777) == 0;
+  for (std::size_t done = 0; ok && done < text.size();) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    ok = w > 0;
+    done += ok ? static_cast<std::size_t>(w) : 0;
+  }
+  if (!ok || ::fsync(fd) != 0 || ::rename(name.c_str(), target.c_str()) != 0) {
+    const std::string why = system_error_text();
+    ::close(fd);
+    ::unlink(name.c_str());
+    throw usage_error("cannot rewrite '" + path + "': " + why);
+  }
+  lock.replace(fd);
 }
 
 // On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
@@ -175,11 +242,13 @@ int run_sweep(const sweep_options& o) {
   // A point is done when a row of its key passed. A point with only failed rows is run again
   // and its failed rows are removed (the file is rewritten before the sweep appends), unless
   // --keep-failed keeps them as they are; either way the point's failure sets the exit code.
+  const std::vector<run_options> points = points_of(o);  // bad options fail before the file is touched
+  csv_lock lock(o.out);
   const csv_contents existing = read_existing(o.out, key_at);
   std::vector<run_options> todo;
   std::set<std::string> redo;
   std::size_t present = 0, kept_failures = 0;
-  for (auto& p : points_of(o)) {
+  for (const auto& p : points) {
     const std::string key = key_of(split_csv(csv_row(failed_point(p, ""))), key_at);
     if (existing.passed.count(key)) {
       ++present;
@@ -190,14 +259,18 @@ int run_sweep(const sweep_options& o) {
       todo.push_back(p);
     }
   }
-  if (existing.torn || !redo.empty()) rewrite(o.out, existing, redo);
+  // Failed rows of a key that also has a passed row are stale: dropped too (one row per key).
+  std::set<std::string> drop = redo;
+  for (const auto& key : existing.failed)
+    if (existing.passed.count(key)) drop.insert(key);
+  if (existing.torn || !drop.empty()) rewrite(o.out, existing, drop, lock);
 
   const bool fresh = !std::filesystem::exists(o.out) || std::filesystem::file_size(o.out) == 0;
   std::ofstream csv(o.out, std::ios::app);
   if (!csv) throw usage_error("cannot write '" + o.out + "'");
   if (fresh) csv << csv_header() << "\n" << std::flush;
 
-  std::mutex lock;
+  std::mutex append;
   std::atomic<std::size_t> next{0};
   std::size_t finished = 0, failures = 0;
   progress_bar bar(todo.size(), o.quiet);
@@ -209,12 +282,12 @@ int run_sweep(const sweep_options& o) {
         r = run_once(todo[i]);
       } catch (const std::bad_alloc&) {
         r = failed_point(todo[i], "out of memory: the input is too large for this machine");
-      } catch (const std::length_error&) {
-        r = failed_point(todo[i], "out of memory: the input is too large for this machine");
+      } catch (const std::length_error& e) {
+        r = failed_point(todo[i], std::string("out of memory: the input is too large for this machine (") + e.what() + ")");
       } catch (const std::exception& e) {
         r = failed_point(todo[i], e.what());
       }
-      std::lock_guard guard(lock);
+      std::lock_guard guard(append);
       csv << csv_row(r) << "\n" << std::flush;
       failures += r.error.empty() && r.outcome.verified ? 0 : 1;
       bar.update(++finished, r.algorithm + " n=" + std::to_string(r.n) + " s=" + std::to_string(r.s) +

@@ -131,8 +131,11 @@ TEST_CASE("instructions caps --m at 2^40 and prints exact counts there") {
   const auto r = run_tool({"instructions", "--m", "2^40", "--s", "4096"}, "", 60);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(r.out.find("4503599627370496") != std::string::npos);  // revspec work and MMU multiply-adds: m * s = 2^52
-  CHECK(r.out.find(" -") == std::string::npos);                  // no overflowed (negative) count
+  CHECK(r.out.find(" 4503599627370496 ") != std::string::npos);  // revspec work and MMU multiply-adds: m * s = 2^52
+  CHECK(r.out.find(" -") == std::string::npos);                    // no overflowed (negative) count
+  // Every count stands in its own column: the add row reads "1 m 0 2m m" with spaces between.
+  CHECK(r.out.find(" 1     1099511627776                 0     2199023255552     1099511627776 ") !=
+        std::string::npos);
 }
 
 TEST_CASE("binary float files with NaN or Inf exit 2 naming the file and the index") {

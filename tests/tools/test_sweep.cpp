@@ -1,9 +1,15 @@
 // `mmvram sweep`: one CSV row per point with the fixed header; a second identical sweep adds
 // nothing; a wider sweep appends only the new points; a torn last line is dropped and redone;
 // a CSV with another header is refused; failed rows are run again (or kept with --keep-failed)
-// and set the exit code either way; ranges up to 2^62 stop without overflow.
+// and set the exit code either way; ranges up to 2^62 stop without overflow; a CSV locked by
+// another sweep is refused; a rewrite keeps one row per key, symbolic links and permissions.
 #include "catch.hpp"
 #include "tool_process.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -202,4 +208,66 @@ TEST_CASE("sweep ranges that end near 2^62 stop without overflow") {
   CHECK(keys.count("scd/1152921504606846976/2/0.05") == 1);
   CHECK(keys.count("scd/3458764513820540928/2/0.05") == 1);
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].find("out of memory") != std::string::npos);
+}
+
+TEST_CASE("sweep refuses a CSV another sweep holds, and a file that is not a sweep's CSV") {
+  mmv::test::scratch_dir dir("sweep-lock");
+  const auto csv = (dir / "l.csv").string();
+  REQUIRE(run_tool({"sweep", "scd", "--n", "16", "--out", csv, "--quiet"}).code == 0);
+  const std::string before = read_text(csv);
+  // Hold the lock a running sweep holds: a second sweep must not write the file.
+  const int fd = ::open(csv.c_str(), O_RDWR);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  auto r = run_tool({"sweep", "scd", "--n", "16,32", "--out", csv, "--quiet"}, "", 60);
+  ::close(fd);
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("is being written by another mmvram sweep") != std::string::npos);
+  CHECK(read_text(csv) == before);
+  // Released: the same sweep runs.
+  CHECK(run_tool({"sweep", "scd", "--n", "16,32", "--out", csv, "--quiet"}).code == 0);
+
+  // One line without a newline that is not the start of the header: refused, file untouched.
+  mmv::test::write_text(dir / "notes.txt", "precious notes");
+  r = run_tool({"sweep", "scd", "--n", "16", "--out", (dir / "notes.txt").string(), "--quiet"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("different CSV header") != std::string::npos);
+  CHECK(read_text(dir / "notes.txt") == "precious notes");
+  // A torn header (the start of the header, no newline) is an interrupted first write: redone.
+  mmv::test::write_text(dir / "torn.csv", before.substr(0, 20));
+  CHECK(run_tool({"sweep", "scd", "--n", "16", "--out", (dir / "torn.csv").string(), "--quiet"}).code == 0);
+  const auto torn = lines_of(read_text(dir / "torn.csv"));
+  CHECK(torn.size() == 2);
+  CHECK(torn.at(0) == lines_of(before).at(0));
+}
+
+TEST_CASE("sweep rewrites keep one row per key, symbolic links and permissions") {
+  mmv::test::scratch_dir dir("sweep-rewrite");
+  const auto csv = (dir / "r.csv").string();
+  REQUIRE(run_tool({"sweep", "scd", "--n", "16", "--out", csv, "--quiet"}).code == 0);
+  auto lines = lines_of(read_text(csv));
+  REQUIRE(lines.size() == 2);
+  // A stale failed row of the same key as a passed one (an older version could leave both).
+  std::string failed = lines[1];
+  const auto at = failed.find(",true,");
+  REQUIRE(at != std::string::npos);
+  failed.replace(at, 6, ",false,");
+  mmv::test::write_text(dir / "r.csv", lines[0] + "\n" + failed + "\n" + lines[1] + "\n");
+  REQUIRE(::chmod(csv.c_str(), 0640) == 0);
+  const auto link = (dir / "link.csv").string();
+  std::filesystem::create_symlink(csv, link);
+
+  const auto r = run_tool({"sweep", "scd", "--n", "16", "--out", link});
+  INFO(r.err);
+  CHECK(r.code == 0);  // the point passed; its stale failed row is dropped
+  CHECK(lines_of(read_text(csv)) == std::vector<std::string>{lines[0], lines[1]});
+  CHECK(std::filesystem::is_symlink(link));
+  struct stat st{};
+  REQUIRE(::stat(csv.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0640);
+  // No temporary file is left beside it.
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path)) ++entries;
+  CHECK(entries == 2);
 }

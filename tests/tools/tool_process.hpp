@@ -59,8 +59,10 @@ inline constexpr bool tool_has_asan = false;
 #endif
 
 // The 8 GiB memory cap of a bounded run. ASan reserves terabytes of shadow address space, so
-// under ASan the cap is ASan's own largest allocation (an allocation above it throws
-// std::bad_alloc) instead of `ulimit -v`.
+// under ASan `ulimit -v` cannot be used; the cap is then ASan's largest single allocation
+// (max_allocation_size_mb): a larger one ends the tool with ASan's out-of-memory report and a
+// non-zero exit code (ASan's operator new does not throw std::bad_alloc), so a runaway
+// allocation still fails the test instead of taking the machine's memory.
 inline std::string memory_cap_prefix() {
   return tool_has_asan ? "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:"
                          "max_allocation_size_mb=8192\" "
