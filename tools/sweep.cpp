@@ -9,6 +9,7 @@
 
 #include "report.hpp"
 #include "runner.hpp"
+#include "sweep_csv.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -24,157 +25,13 @@
 #include <stdexcept>
 #include <thread>
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace mmv::tool {
 
 namespace {
 
 const std::vector<std::string> key_columns{"algorithm", "mode", "word_bits", "s", "n", "density", "seed"};
-
-// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
-    else if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.emplace_back();
-    else cells.back() += c;
-  }
-  return cells;
-}
-
-std::string key_of(const std::vector<std::string>& cells, const std::vector<std::size_t>& at) {
-  std::string key;
-  for (auto i : at) key += (i < cells.size() ? cells[i] : std::string()) + '\x1f';
-  return key;
-}
-
-// The rows already in a sweep's CSV: every line (the header first) and, per key, whether some
-// row of it passed (verified = true, no error) or only failed rows exist.
-struct csv_contents {
-  std::vector<std::string> lines;
-  std::vector<std::string> line_keys;  // the key of lines[i] ("" for the header)
-  std::vector<bool> line_passed;       // whether lines[i] is a passed row
-  std::set<std::string> passed, failed;
-  bool torn = false;                   // the file ended inside a line (an interrupted write)
-};
-
-std::size_t column_of(const std::string& name) {
-  return static_cast<std::size_t>(std::find(csv_columns().begin(), csv_columns().end(), name) - csv_columns().begin());
-}
-
-// Reads `path` (missing: no rows); drops a torn last line (no newline).
-csv_contents read_existing(const std::string& path, const std::vector<std::size_t>& at) {
-  csv_contents c;
-  std::ifstream in(path);
-  if (!in) return c;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
-  if (text.empty()) return c;
-  const auto different_header = [&] {
-    return usage_error("'" + path + "' has a different CSV header than this mmvram writes; use a new --out file");
-  };
-  if (text.back() != '\n') {
-    // A torn last line is dropped; a file without any newline must be a torn header.
-    if (text.find('\n') == std::string::npos && csv_header().rfind(text, 0) != 0) throw different_header();
-    text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
-    c.torn = true;
-  }
-  std::istringstream lines(text);
-  std::string line;
-  if (std::getline(lines, line) && line != csv_header()) throw different_header();
-  if (!text.empty()) c.lines.push_back(line), c.line_keys.emplace_back(), c.line_passed.push_back(false);
-  const std::size_t verified = column_of("verified"), error = column_of("error");
-  while (std::getline(lines, line)) {
-    if (line.empty()) continue;
-    const auto cells = split_csv(line);
-    const std::string key = key_of(cells, at);
-    const bool ok = verified < cells.size() && cells[verified] == "true" && (error >= cells.size() || cells[error].empty());
-    (ok ? c.passed : c.failed).insert(key);
-    c.lines.push_back(line), c.line_keys.push_back(key), c.line_passed.push_back(ok);
-  }
-  return c;
-}
-
-std::string system_error_text() { return std::strerror(errno); }
-
-// An exclusive lock on a sweep's CSV, held from reading it to the last appended row, so that
-// two sweeps on one file never interleave (the second exits 2). rewrite() replaces the file by
-// a new one that it locks first; a sweep that locked a file since replaced locks the new one.
-class csv_lock {
- public:
-  explicit csv_lock(const std::string& path) {
-    for (;;) {
-      const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-      if (fd < 0) throw usage_error("cannot open '" + path + "': " + system_error_text());
-      if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        const bool busy = errno == EWOULDBLOCK;
-        const std::string why = system_error_text();
-        ::close(fd);
-        if (busy)
-          throw usage_error("'" + path + "' is being written by another mmvram sweep; wait for it or use another --out file");
-        throw usage_error("cannot lock '" + path + "': " + why);
-      }
-      struct stat held{}, named{};
-      if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
-          held.st_ino == named.st_ino) {
-        fd_ = fd;
-        return;
-      }
-      ::close(fd);  // replaced by another sweep's rewrite after we opened it: lock the new file
-    }
-  }
-  csv_lock(const csv_lock&) = delete;
-  csv_lock& operator=(const csv_lock&) = delete;
-  ~csv_lock() { ::close(fd_); }
-  int fd() const { return fd_; }
-  // Holds `fd` (already locked) instead, releasing the old file.
-  void replace(int fd) {
-    ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
-
-// Replaces `path` by its lines less the failed rows of the keys in `drop`: written to a new
-// file beside it (same permissions, locked before it becomes visible), then renamed over it, so
-// an interruption leaves either the old or the new file. A symbolic link stays a link: its
-// target is replaced.
-void rewrite(const std::string& path, const csv_contents& c, const std::set<std::string>& drop, csv_lock& lock) {
-  const std::filesystem::path target = std::filesystem::canonical(path);
-  std::string name = (target.parent_path() / (target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw usage_error("cannot create a file beside '" + path + "' to rewrite it: " + system_error_text());
-  std::string text;
-  for (std::size_t i = 0; i < c.lines.size(); ++i)
-    if (i == 0 || c.line_passed[i] || !drop.count(c.line_keys[i])) text += c.lines[i] + "\n";
-  struct stat old{};
-  bool ok = ::flock(fd, LOCK_EX) == 0 && ::fstat(lock.fd(), &old) == 0 && ::fchmod(fd, old.st_mode & 07777) == 0;
-  for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    ok = w > 0;
-    done += ok ? static_cast<std::size_t>(w) : 0;
-  }
-  if (!ok || ::fsync(fd) != 0 || ::rename(name.c_str(), target.c_str()) != 0) {
-    const std::string why = system_error_text();
-    ::close(fd);
-    ::unlink(name.c_str());
-    throw usage_error("cannot rewrite '" + path + "': " + why);
-  }
-  lock.replace(fd);
-}
 
 // On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
 class progress_bar {
