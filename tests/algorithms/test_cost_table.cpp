@@ -4,6 +4,7 @@
 // closed-form prediction and asserted equal. Values are small (|x| <= 3) so B = 32 holds every
 // speculative prefix; results are checked against the references.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
@@ -19,12 +20,9 @@
 
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+namespace {
 
 struct input {
   std::vector<word> x, f;

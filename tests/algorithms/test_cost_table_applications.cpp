@@ -4,6 +4,7 @@
 // off; recorded steps, depth and work printed beside the prediction and asserted equal, and the
 // results checked against plain loops.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/decayed_scan.hpp"
@@ -19,12 +20,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+namespace {
 
 mmv::machine make(int s, mmv::number_format format) {
   mmv::machine_config c;

@@ -3,6 +3,7 @@
 // edge cases, its exact ledger counts, and the breakdown of the unstable (subtraction) form on
 // a long sequence next to the stable one.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/decayed_scan.hpp"
 #include "mmvram/algorithms/reference.hpp"
@@ -16,9 +17,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+namespace {
 
 struct inputs {
   std::vector<real> a, b;

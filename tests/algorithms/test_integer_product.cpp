@@ -2,6 +2,7 @@
 // random operands of every sign and magnitude mix, the extreme words (−2^(B−1), 2^(B−1) − 1),
 // width_error exactly when a product leaves B bits, exact ledger counts and the step bound.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/applications.hpp"
 
@@ -12,9 +13,9 @@
 using mmv::word;
 using wide = __int128;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+namespace {
 
 mmv::machine make(int s, int bits, bool trace = false) {
   mmv::machine_config c;

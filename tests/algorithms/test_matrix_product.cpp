@@ -2,6 +2,7 @@
 // random matrices with negative entries, B = 32 and 64, several s; width_error when the
 // entries are too wide; exact ledger counts and the O(log_s B + log_s n) step bound.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/scan.hpp"
@@ -12,9 +13,9 @@
 
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+namespace {
 
 mmv::machine make(int s, int bits, bool trace = false) {
   mmv::machine_config c;

@@ -3,6 +3,7 @@
 // integer, float64 and float32 modes; exact ledger costs against *_predicted_cost; the
 // MatMulScan bounds (MMU depth, tile products) and its s = 2 correspondence with Brent–Kung.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
@@ -20,12 +21,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+namespace {
 
 mmv::machine make_machine(int s, int bits = 32, mmv::number_format f = mmv::number_format::integer,
                           bool trace = false) {

@@ -3,6 +3,7 @@
 // against scd_predicted_cost; the edge cases; the word-width bound; bad input; and seed 001's
 // worked example, printed step by step.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
@@ -19,12 +20,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+namespace {
 
 mmv::machine make_machine(int s, int bits = 32, mmv::number_format f = mmv::number_format::integer,
                           bool dag = true, bool trace = false) {

@@ -3,6 +3,7 @@
 // inputs (seed printed; MMV_TEST_SEED fixes it) and flag patterns, in integer, float64 and
 // float32 modes; bad input; word widths; exact ledger costs against the predictions.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/segmented_baselines.hpp"
@@ -19,12 +20,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+namespace {
 
 mmv::machine make_machine(int bits = 32, mmv::number_format f = mmv::number_format::integer, bool dag = true) {
   mmv::machine_config c;

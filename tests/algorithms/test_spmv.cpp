@@ -3,6 +3,7 @@
 // BigBird patterns; CSR validation; the Matrix Market reader (good and malformed files); the
 // BigBird generator's structure; exact ledger counts.
 #include "catch.hpp"
+#include "test_seed.hpp"
 
 #include "mmvram/algorithms/applications.hpp"
 
@@ -17,9 +18,9 @@
 using mmv::real;
 using mmv::word;
 
-namespace {
+using mmv::test::fresh_seed;
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
+namespace {
 
 mmv::machine make(int s, mmv::number_format format, int bits = 32, bool trace = false) {
   mmv::machine_config c;

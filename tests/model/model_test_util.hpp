@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "test_seed.hpp"
 #include "mmvram/model/machine.hpp"
 
 namespace mt {
@@ -18,11 +19,7 @@ using mmv::real;
 using mmv::word;
 using wide = __int128;
 
-// A fresh seed per call (or MMV_TEST_SEED when set), so every run draws new inputs.
-inline std::uint64_t fresh_seed() {
-  if (const char* env = std::getenv("MMV_TEST_SEED")) return std::strtoull(env, nullptr, 10);
-  return (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-}
+using mmv::test::fresh_seed;  // a fresh seed per call, or MMV_TEST_SEED when set
 
 struct rng {
   explicit rng(std::uint64_t seed) : g(seed) {}
