@@ -6,6 +6,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_table_row.hpp"
+
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
@@ -90,8 +92,7 @@ TEST_CASE("cost table: recorded steps, depth and work equal the formulas", "[cos
   const auto seed = fresh_seed();
   std::mt19937_64 g(seed);
   CAPTURE(seed);
-  std::cout << "| algorithm | s | log2 n | steps (MMU+VCU) | predicted | depth | predicted | MMU tiles | "
-               "MMU MACs | VCU work | predicted work |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  mmv::test::print_cost_table_header("log2 n");
   for (int s : {2, 4, 16}) {
     for (int e = 10; e <= 20; e += 2) {
       const std::int64_t n = std::int64_t{1} << e;
@@ -109,19 +110,9 @@ TEST_CASE("cost table: recorded steps, depth and work equal the formulas", "[cos
         mmv::machine m(c);
         const auto out = m.read(a.run(m, m.load(in.x, "x"), m.load(in.f, "f")));
         const auto p = a.predicted(n, s, in.segments);
-        const auto& t = m.costs().totals();
-        CAPTURE(a.name, s, n, p.formula);
+        CAPTURE(a.name, s, n);
         CHECK(out == expected(a, in));
-        CHECK(t.mmu.steps == p.mmu_steps);
-        CHECK(t.vcu.steps == p.vcu_steps);
-        CHECK(m.costs().depth() == p.depth);
-        CHECK(t.mmu.tile_products == p.tile_products);
-        CHECK(t.mmu.multiply_adds == p.multiply_adds);
-        CHECK(t.vcu.work == p.vcu_work);
-        std::cout << "| " << a.name << " | " << (a.uses_mmu ? std::to_string(s) : "any") << " | " << e << " | "
-                  << t.mmu.steps + t.vcu.steps << " (" << t.mmu.steps << "+" << t.vcu.steps << ") | " << p.steps()
-                  << " | " << m.costs().depth() << " | " << p.depth << " | " << t.mmu.tile_products << " | "
-                  << t.mmu.multiply_adds << " | " << t.vcu.work << " | " << p.vcu_work << " |\n";
+        mmv::test::check_cost_row(a.name, a.uses_mmu ? std::to_string(s) : "any", std::to_string(e), m, p);
       }
     }
   }

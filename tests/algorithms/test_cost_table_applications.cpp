@@ -6,6 +6,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_table_row.hpp"
+
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/decayed_scan.hpp"
 #include "mmvram/algorithms/reference.hpp"
@@ -31,21 +33,6 @@ mmv::machine make(int s, mmv::number_format format) {
   c.word_bits = format == mmv::number_format::integer ? 32 : 64;
   c.record_dag = false;
   return mmv::machine(c);
-}
-
-// Asserts the ledger equals the prediction field for field and prints one table row.
-void check_row(const char* name, int s, const std::string& size, const mmv::machine& m, const mmv::cost_prediction& p) {
-  const auto& t = m.costs().totals();
-  CAPTURE(name, s, size, p.formula);
-  CHECK(t.mmu.steps == p.mmu_steps);
-  CHECK(t.vcu.steps == p.vcu_steps);
-  CHECK(m.costs().depth() == p.depth);
-  CHECK(t.mmu.tile_products == p.tile_products);
-  CHECK(t.mmu.multiply_adds == p.multiply_adds);
-  CHECK(t.vcu.work == p.vcu_work);
-  std::cout << "| " << name << " | " << s << " | " << size << " | " << t.mmu.steps + t.vcu.steps << " (" << t.mmu.steps
-            << "+" << t.vcu.steps << ") | " << p.steps() << " | " << m.costs().depth() << " | " << p.depth << " | "
-            << t.mmu.tile_products << " | " << t.mmu.multiply_adds << " | " << t.vcu.work << " | " << p.vcu_work << " |\n";
 }
 
 // A CSR matrix with n entries over n/8 rows (some empty), integer values in [-3, 3].
@@ -77,8 +64,7 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
   const auto seed = fresh_seed();
   std::mt19937_64 g(seed);
   CAPTURE(seed);
-  std::cout << "| algorithm | s | size | steps (MMU+VCU) | predicted | depth | predicted | MMU tiles | MMU MACs | "
-               "VCU work | predicted work |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  mmv::test::print_cost_table_header("size");
   for (int s : {2, 4, 16}) {
     for (int e = 10; e <= 20; e += 2) {
       const std::int64_t n = std::int64_t{1} << e;
@@ -96,12 +82,12 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
         const auto h = m.read(mmv::decayed_scan_stable(m, m.load(a), m.load(b), m.load(f)));
         const auto want = mmv::reference::decayed_scan(a, b, f);
         for (std::int64_t i = 0; i < n; i += 97) CHECK(std::abs(h[i] - want[i]) <= 1e-9);
-        check_row("decayed_stable", s, size, m, mmv::decayed_scan_stable_predicted_cost(n, s));
+        mmv::test::check_cost_row("decayed_stable", std::to_string(s), size, m, mmv::decayed_scan_stable_predicted_cost(n, s));
       }
       {  // costs do not depend on the values: its numerical breakdown is test_decayed_scan's subject
         auto m = make(s, mmv::number_format::float64);
         mmv::decayed_scan_unstable(m, m.load(a), m.load(b), m.load(f));
-        check_row("decayed_unstable", s, size, m, mmv::decayed_scan_unstable_predicted_cost(n, s, segments));
+        mmv::test::check_cost_row("decayed_unstable", std::to_string(s), size, m, mmv::decayed_scan_unstable_predicted_cost(n, s, segments));
       }
       {
         const auto csr = random_csr(g, n);
@@ -114,7 +100,7 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
           for (auto k = csr.row_ptr[r]; k < csr.row_ptr[r + 1]; ++k) want += static_cast<word>(csr.values[k]) * x[csr.col_idx[k]];
           CHECK(y[r] == want);
         }
-        check_row("spmv (integer)", s, "nnz = 2^" + std::to_string(e), m,
+        mmv::test::check_cost_row("spmv (integer)", std::to_string(s), "nnz = 2^" + std::to_string(e), m,
                   mmv::spmv_csr_predicted_cost(csr.rows, n, nonempty_rows(csr), s, 32));
       }
       if (e <= 16) {
@@ -126,7 +112,7 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
         auto m = make(s, mmv::number_format::integer);
         const auto p = m.read(mmv::elementwise_product(m, m.load(x), m.load(y)));
         for (std::int64_t i = 0; i < n; ++i) CHECK(p[i] == x[i] * y[i]);
-        check_row("elementwise_product", s, size, m, mmv::elementwise_product_predicted_cost(n, s, 32));
+        mmv::test::check_cost_row("elementwise_product", std::to_string(s), size, m, mmv::elementwise_product_predicted_cost(n, s, 32));
       }
     }
     for (const std::int64_t side : {8, 16, 32, 64}) {
@@ -140,7 +126,7 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
         for (std::int64_t k = 0; k < side; ++k) want += x[i * side + k] * y[k * side + i];
         CHECK(c[i * side + i] == want);
       }
-      check_row("matrix_product", s, "side " + std::to_string(side), m, mmv::matrix_product_predicted_cost(side, s, 32));
+      mmv::test::check_cost_row("matrix_product", std::to_string(s), "side " + std::to_string(side), m, mmv::matrix_product_predicted_cost(side, s, 32));
     }
   }
   std::cout << std::flush;

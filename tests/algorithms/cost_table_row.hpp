@@ -1,0 +1,38 @@
+// The rows of the cost tables (docs/algorithms/cost_table.md), shared by test_cost_table.cpp and
+// test_cost_table_applications.cpp: a run's ledger asserted equal to its prediction field by
+// field, and printed as one Markdown row beside it.
+#pragma once
+#include <iostream>
+#include <string>
+
+#include "catch.hpp"
+#include "mmvram/algorithms/common.hpp"
+#include "mmvram/model/machine.hpp"
+
+namespace mmv::test {
+
+// Prints the table's header; `size_column` names the size column ("log2 n", "size").
+inline void print_cost_table_header(const std::string& size_column) {
+  std::cout << "| algorithm | s | " << size_column
+            << " | steps (MMU+VCU) | predicted | depth | predicted | MMU tiles | MMU MACs | VCU work | predicted work |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|\n";
+}
+
+// Asserts that m's ledger equals p (MMU and VCU steps, depth, tile products, multiply-adds, VCU
+// work) and prints the row; `s` and `size` are the row's labels.
+inline void check_cost_row(const std::string& name, const std::string& s, const std::string& size,
+                           const mmv::machine& m, const mmv::cost_prediction& p) {
+  const auto& t = m.costs().totals();
+  CAPTURE(name, s, size, p.formula);
+  CHECK(t.mmu.steps == p.mmu_steps);
+  CHECK(t.vcu.steps == p.vcu_steps);
+  CHECK(m.costs().depth() == p.depth);
+  CHECK(t.mmu.tile_products == p.tile_products);
+  CHECK(t.mmu.multiply_adds == p.multiply_adds);
+  CHECK(t.vcu.work == p.vcu_work);
+  std::cout << "| " << name << " | " << s << " | " << size << " | " << t.mmu.steps + t.vcu.steps << " (" << t.mmu.steps
+            << "+" << t.vcu.steps << ") | " << p.steps() << " | " << m.costs().depth() << " | " << p.depth << " | "
+            << t.mmu.tile_products << " | " << t.mmu.multiply_adds << " | " << t.vcu.work << " | " << p.vcu_work << " |\n";
+}
+
+}  // namespace mmv::test
