@@ -6,7 +6,7 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
-#include "cost_table_row.hpp"
+#include "cost_check.hpp"
 
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"

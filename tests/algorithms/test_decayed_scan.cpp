@@ -5,6 +5,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/decayed_scan.hpp"
 #include "mmvram/algorithms/reference.hpp"
 
@@ -152,13 +154,7 @@ TEST_CASE("stable decayed scan: exact ledger counts", "[decayed][cost]") {
     auto m = make(s, mmv::number_format::float64);
     mmv::decayed_scan_stable(m, m.load(in.a), m.load(in.b), m.load(in.f));
     const auto p = mmv::decayed_scan_stable_predicted_cost(n, s);
-    const auto& t = m.costs().totals();
-    CHECK(t.mmu.steps == p.mmu_steps);
-    CHECK(t.vcu.steps == p.vcu_steps);
-    CHECK(m.costs().depth() == p.depth);
-    CHECK(t.mmu.tile_products == p.tile_products);
-    CHECK(t.mmu.multiply_adds == p.multiply_adds);
-    CHECK(t.vcu.work == p.vcu_work);
+    mmv::test::check_ledger_equals(m, p);
     // The closed forms of the step counts, restated: L = max(1, ceil(log_s n)) levels.
     if (n > 0) {
       std::int64_t levels = 1;
@@ -182,13 +178,7 @@ TEST_CASE("unstable decayed scan: exact ledger counts", "[decayed][cost]") {
     auto m = make(s, mmv::number_format::float64);
     mmv::decayed_scan_unstable(m, m.load(in.a), m.load(in.b), m.load(in.f));
     const auto p = mmv::decayed_scan_unstable_predicted_cost(n, s, segments);
-    const auto& t = m.costs().totals();
-    CHECK(t.mmu.steps == p.mmu_steps);
-    CHECK(t.vcu.steps == p.vcu_steps);
-    CHECK(m.costs().depth() == p.depth);
-    CHECK(t.mmu.tile_products == p.tile_products);
-    CHECK(t.mmu.multiply_adds == p.multiply_adds);
-    CHECK(t.vcu.work == p.vcu_work);
+    mmv::test::check_ledger_equals(m, p);
   }
   CHECK_THROWS_AS(mmv::decayed_scan_unstable_predicted_cost(4, 2, 0), mmv::model_error);
 }

@@ -4,6 +4,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/applications.hpp"
 
 #include <cstdio>
@@ -132,13 +134,7 @@ TEST_CASE("elementwise product: exact ledger counts and the O(log_s B) step boun
       auto m = make(s, bits);
       mmv::elementwise_product(m, m.load(a), m.load(b));
       const auto p = mmv::elementwise_product_predicted_cost(n, s, bits);
-      const auto& t = m.costs().totals();
-      CHECK(t.mmu.steps == p.mmu_steps);
-      CHECK(t.vcu.steps == p.vcu_steps);
-      CHECK(m.costs().depth() == p.depth);
-      CHECK(t.mmu.tile_products == p.tile_products);
-      CHECK(t.mmu.multiply_adds == p.multiply_adds);
-      CHECK(t.vcu.work == p.vcu_work);
+      mmv::test::check_ledger_equals(m, p);
       if (n == 0) continue;
       // L = max(1, ceil(log_s(B−1))) MMU levels; R re-pads, one per level l < L whose digit
       // count ceil((B−1)/s^l) is not a multiple of s; VCU steps 22 + L + 7R, depth 11 + 2L + 2R.

@@ -4,6 +4,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/scan.hpp"
 
@@ -86,13 +88,7 @@ TEST_CASE("matrix product: exact ledger counts and the step bound", "[matrix-pro
       auto m = make(s, bits);
       mmv::matrix_product(m, m.load(a), m.load(b), n);
       const auto p = mmv::matrix_product_predicted_cost(n, s, bits);
-      const auto& t = m.costs().totals();
-      CHECK(t.mmu.steps == p.mmu_steps);
-      CHECK(t.vcu.steps == p.vcu_steps);
-      CHECK(m.costs().depth() == p.depth);
-      CHECK(t.mmu.tile_products == p.tile_products);
-      CHECK(t.mmu.multiply_adds == p.multiply_adds);
-      CHECK(t.vcu.work == p.vcu_work);
+      mmv::test::check_ledger_equals(m, p);
       if (n == 0) continue;
       // Steps = 11 + elementwise_product(n^3, B) + SCD(n^3): O(log_s B) + O(log_s n).
       const auto ep = mmv::elementwise_product_predicted_cost(n * n * n, s, bits);

@@ -5,6 +5,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
 
@@ -74,15 +76,9 @@ const std::vector<algorithm>& algorithms() {
 // Every counter of the ledger equals the prediction.
 void check_cost(const mmv::machine& m, std::int64_t n, int s, cost_fn predicted) {
   const auto p = predicted(n, s);
-  const auto& t = m.costs().totals();
   CAPTURE(n, s, p.formula);
-  CHECK(t.mmu.steps == p.mmu_steps);
-  CHECK(t.vcu.steps == p.vcu_steps);
-  CHECK(m.costs().depth() == p.depth);
+  mmv::test::check_ledger_equals(m, p);
   CHECK(m.graph().longest_path() == p.depth);
-  CHECK(t.mmu.tile_products == p.tile_products);
-  CHECK(t.mmu.multiply_adds == p.multiply_adds);
-  CHECK(t.vcu.work == p.vcu_work);
 }
 
 // Lengths around every interesting boundary for tile size s, capped at `cap`.
@@ -166,13 +162,7 @@ TEST_CASE("exact costs for sampled n and every tile size", "[scan][cost]") {
         mmv::machine m(c);
         CHECK(m.read(a.on_words(m, m.load(x))) == ref);
         const auto p = a.predicted(n, s);
-        const auto& t = m.costs().totals();
-        CHECK(t.mmu.steps == p.mmu_steps);
-        CHECK(t.vcu.steps == p.vcu_steps);
-        CHECK(m.costs().depth() == p.depth);
-        CHECK(t.mmu.tile_products == p.tile_products);
-        CHECK(t.mmu.multiply_adds == p.multiply_adds);
-        CHECK(t.vcu.work == p.vcu_work);
+        mmv::test::check_ledger_equals(m, p);
       }
       // MatMulScan's MMU steps: 2 ceil(log_s n) - 1, i.e. 2 floor(log_s n) + 1 off the powers of s.
       const auto p = mmv::matmul_scan_predicted_cost(n, s);

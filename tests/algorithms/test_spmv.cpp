@@ -5,6 +5,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/applications.hpp"
 
 #include <Eigen/Sparse>
@@ -100,13 +102,7 @@ void check_float(const mmv::csr_matrix& a, int s, mmv::number_format format, std
     if (a.row_ptr[r] == a.row_ptr[r + 1]) CHECK(y[r] == 0.0);
   }
   const auto p = mmv::spmv_csr_predicted_cost(a.rows, a.nonzeros(), nonempty_rows(a), s);
-  const auto& t = m.costs().totals();
-  CHECK(t.mmu.steps == p.mmu_steps);
-  CHECK(t.vcu.steps == p.vcu_steps);
-  CHECK(m.costs().depth() == p.depth);
-  CHECK(t.mmu.tile_products == p.tile_products);
-  CHECK(t.mmu.multiply_adds == p.multiply_adds);
-  CHECK(t.vcu.work == p.vcu_work);
+  mmv::test::check_ledger_equals(m, p);
 }
 
 void check_integer(const mmv::csr_matrix& a, int s, std::mt19937_64& g) {
@@ -116,13 +112,7 @@ void check_integer(const mmv::csr_matrix& a, int s, std::mt19937_64& g) {
   const auto y = m.read(mmv::spmv_csr(m, a, m.load(x)));
   CHECK(y == csr_loop(a, x));
   const auto p = mmv::spmv_csr_predicted_cost(a.rows, a.nonzeros(), nonempty_rows(a), s, 32);
-  const auto& t = m.costs().totals();
-  CHECK(t.mmu.steps == p.mmu_steps);
-  CHECK(t.vcu.steps == p.vcu_steps);
-  CHECK(m.costs().depth() == p.depth);
-  CHECK(t.mmu.tile_products == p.tile_products);
-  CHECK(t.mmu.multiply_adds == p.multiply_adds);
-  CHECK(t.vcu.work == p.vcu_work);
+  mmv::test::check_ledger_equals(m, p);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
+#include "cost_check.hpp"
+
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
@@ -61,15 +63,9 @@ std::vector<T> sscr(mmv::machine& m, const std::vector<T>& x, const std::vector<
 // Every counter of the ledger equals the prediction.
 void check_cost(const mmv::machine& m, std::int64_t n, int s, std::int64_t segments) {
   const auto p = mmv::sscr_predicted_cost(n, s, segments);
-  const auto& t = m.costs().totals();
   CAPTURE(n, s, segments, p.formula);
-  CHECK(t.mmu.steps == p.mmu_steps);
-  CHECK(t.vcu.steps == p.vcu_steps);
-  CHECK(m.costs().depth() == p.depth);
+  mmv::test::check_ledger_equals(m, p);
   if (m.config().record_dag) CHECK(m.graph().longest_path() == p.depth);
-  CHECK(t.mmu.tile_products == p.tile_products);
-  CHECK(t.mmu.multiply_adds == p.multiply_adds);
-  CHECK(t.vcu.work == p.vcu_work);
 }
 
 std::vector<std::int64_t> lengths(int s, std::mt19937_64& g) {
