@@ -141,14 +141,10 @@ TEST_CASE("instructions caps --m at 2^40 and prints exact counts there") {
 TEST_CASE("binary float files with NaN or Inf exit 2 naming the file and the index") {
   mmv::test::scratch_dir dir("nonfinite");
   const auto nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  const auto put = [&](const std::string& name, const std::string& bytes) {
-    mmv::test::write_text(dir / name, bytes);
-    return (dir / name).string();
-  };
-  const auto f = put("f.txt", "1 0 0 1\n"), a = put("a.txt", "0.5 0.5 0.5 0.5\n"), b = put("b.txt", "1 2 3 4\n");
-  const auto b_nan = put("b.f64", bytes_of<double>({1, 2, nan, 4}));
-  const auto b_inf = put("b.f32", bytes_of<float>({1, std::numeric_limits<float>::infinity(), 3, 4}));
-  const auto a_inf = put("a.f64", bytes_of<double>({0.5, 0.5, 0.5, -inf}));
+  const auto f = dir.put("f.txt", "1 0 0 1\n"), a = dir.put("a.txt", "0.5 0.5 0.5 0.5\n"), b = dir.put("b.txt", "1 2 3 4\n");
+  const auto b_nan = dir.put("b.f64", bytes_of<double>({1, 2, nan, 4}));
+  const auto b_inf = dir.put("b.f32", bytes_of<float>({1, std::numeric_limits<float>::infinity(), 3, 4}));
+  const auto a_inf = dir.put("a.f64", bytes_of<double>({0.5, 0.5, 0.5, -inf}));
   const std::vector<std::string> run{"run", "decayed-scan-stable", "--mode", "float64"};
   const auto with = [&](const std::string& values, const std::string& decays) {
     auto args = run;
@@ -158,31 +154,27 @@ TEST_CASE("binary float files with NaN or Inf exit 2 naming the file and the ind
   require_clean_error(with(b_nan, a), "values file '" + b_nan + "': element 2 is not finite (nan)");
   require_clean_error(with(b_inf, a), "values file '" + b_inf + "': element 1 is not finite (inf)");
   require_clean_error(with(b, a_inf), "decays file '" + a_inf + "': element 3 is not finite (-inf)");
-  const auto v_nan = put("v.f64", bytes_of<double>({nan}));
-  const auto mtx = put("a.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.0\n");
+  const auto v_nan = dir.put("v.f64", bytes_of<double>({nan}));
+  const auto mtx = dir.put("a.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.0\n");
   require_clean_error({"run", "spmv", "--mode", "float64", "--matrix", mtx, "--vector", v_nan}, "element 0 is not finite");
   // The same finite values in binary run.
-  CHECK(run_tool(with(put("ok.f64", bytes_of<double>({1, 2, 3, 4})), a)).code == 0);
+  CHECK(run_tool(with(dir.put("ok.f64", bytes_of<double>({1, 2, 3, 4})), a)).code == 0);
 }
 
 TEST_CASE("decays outside (0, 1] exit 2 with the index") {
   mmv::test::scratch_dir dir("decays");
-  const auto put = [&](const std::string& name, const std::string& text) {
-    mmv::test::write_text(dir / name, text);
-    return (dir / name).string();
-  };
-  const auto b = put("b.txt", "1 2 3 4\n"), f = put("f.txt", "1 0 0 1\n");
+  const auto b = dir.put("b.txt", "1 2 3 4\n"), f = dir.put("f.txt", "1 0 0 1\n");
   for (const std::string algo : {"decayed-scan-stable", "decayed-scan-unstable"})
     for (const auto& [decays, index] : std::vector<std::pair<std::string, std::string>>{
              {"0.5 0 0.5 0.5", "1"}, {"0.5 0.5 1.5 0.5", "2"}, {"0.5 0.5 0.5 -0.25", "3"}, {"1.0000001 1 1 1", "0"}}) {
       CAPTURE(algo, decays);
       require_clean_error({"run", algo, "--mode", "float64", "--values", b, "--flags", f, "--decays",
-                           put("a.txt", decays)},
+                           dir.put("a.txt", decays)},
                           "at index " + index + " is not in (0, 1]");
     }
   // a = 1 is allowed: the decayed scan is then the plain segmented scan.
   const auto ones = run_tool({"run", "decayed-scan-stable", "--mode", "float64", "--values", b, "--flags", f,
-                              "--decays", put("ones.txt", "1 1 1 1")});
+                              "--decays", dir.put("ones.txt", "1 1 1 1")});
   CHECK(ones.code == 0);
 }
 
@@ -202,24 +194,16 @@ TEST_CASE("matrix-product refuses n with n^3 > 2^40 up front") {
 
 TEST_CASE("Matrix Market headers with huge sides exit 2 with a clear message") {
   mmv::test::scratch_dir dir("mtx-huge");
-  const auto put = [&](const std::string& name, const std::string& text) {
-    mmv::test::write_text(dir / name, text);
-    return (dir / name).string();
-  };
   for (const std::string size : {"1000000000000 3 0", "3 1000000000000 0", "268435457 1 0"}) {
     CAPTURE(size);
-    const auto m = put("m.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n\n" + size + "\n");
+    const auto m = dir.put("m.mtx", "%%MatrixMarket matrix coordinate real general\n% c\n\n" + size + "\n");
     require_clean_error({"run", "spmv", "--mode", "float64", "--matrix", m}, "at most 2^28 rows and 2^28 columns");
   }
 }
 
 TEST_CASE("options the run would ignore exit 2 and say why") {
   mmv::test::scratch_dir dir("ignored");
-  const auto put = [&](const std::string& name, const std::string& text) {
-    mmv::test::write_text(dir / name, text);
-    return (dir / name).string();
-  };
-  const auto x = put("x.txt", "1 2 3 4\n"), f = put("f.txt", "1 0 1 0\n");
+  const auto x = dir.put("x.txt", "1 2 3 4\n"), f = dir.put("f.txt", "1 0 1 0\n");
   const std::vector<std::vector<std::string>> random_options{
       {"--n", "8"}, {"--density", "0.1"}, {"--mean-length", "4"}, {"--seed", "3"}, {"--max-value", "5"}, {"--signed"}};
   for (const auto& option : random_options) {
@@ -232,9 +216,9 @@ TEST_CASE("options the run would ignore exit 2 and say why") {
     require_clean_error(args, "does not apply to input files");
   }
   // spmv draws its vector from --seed, --max-value and --signed when --vector is absent.
-  const auto mtx = put("a.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 1\n2 2 3\n");
+  const auto mtx = dir.put("a.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 1\n2 2 3\n");
   CHECK(run_tool({"run", "spmv", "--matrix", mtx, "--seed", "5", "--max-value", "9", "--signed"}).code == 0);
-  require_clean_error({"run", "spmv", "--matrix", mtx, "--vector", put("v.txt", "1 2"), "--seed", "5"},
+  require_clean_error({"run", "spmv", "--matrix", mtx, "--vector", dir.put("v.txt", "1 2"), "--seed", "5"},
                       "--seed shapes random inputs");
   require_clean_error({"run", "spmv", "--matrix", mtx, "--n", "8"}, "--n shapes random inputs");
   require_clean_error({"run", "spmv", "--matrix", mtx, "--density", "0.5"}, "--density shapes random inputs");

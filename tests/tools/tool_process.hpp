@@ -38,6 +38,11 @@ struct scratch_dir {
   }
   ~scratch_dir() { std::filesystem::remove_all(path); }
   std::filesystem::path operator/(const std::string& f) const { return path / f; }
+  // Writes `bytes` to the file `name` in the directory; returns its path.
+  std::string put(const std::string& name, const std::string& bytes) const {
+    write_text(path / name, bytes);
+    return (path / name).string();
+  }
 };
 
 inline std::string shell_quote(const std::string& a) {
