@@ -122,7 +122,7 @@ int run_sweep(const sweep_options& o) {
     if (existing.passed.count(key)) drop.insert(key);
   if (existing.torn || !drop.empty()) rewrite(o.out, existing, drop, lock);
 
-  const bool fresh = !std::filesystem::exists(o.out) || std::filesystem::file_size(o.out) == 0;
+  const bool fresh = std::filesystem::file_size(o.out) == 0;  // csv_lock created a missing file
   std::ofstream csv(o.out, std::ios::app);
   if (!csv) throw usage_error("cannot write '" + o.out + "'");
   if (fresh) csv << csv_header() << "\n" << std::flush;
