@@ -40,6 +40,11 @@ constexpr cost cost_of_revspec(std::int64_t m, std::int64_t s) {
   return cost{1, m * s, 0, 0, 2 * m, m};
 }
 
+// Iterated addition of blocks of k words (optional AC[0] instruction): one step, work m*k.
+constexpr cost cost_of_iterated_addition(std::int64_t m, std::int64_t k, std::int64_t inputs_read) {
+  return cost{1, m * k, 0, 0, inputs_read, m};
+}
+
 // One MMU step: an (rows x s) matrix times an (s x s) matrix.
 constexpr cost cost_of_mmu(std::int64_t rows, std::int64_t s) {
   const std::int64_t macs = rows * s * s;

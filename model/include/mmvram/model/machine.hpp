@@ -103,6 +103,14 @@ class machine {
   // when j starts the block); out[i] = a[i] when no flag precedes i in its block. Work m*s.
   template <class T> vec<T> revspec(const vec<T>& a, const word_vec& f);
 
+  // ---- VCU, optional iterated addition (off unless machine_config::iterated_addition_limit) ----
+  // out[i] = sum of a[j] for j from k*floor(i/k) to i: each output adds at most k words, which a
+  // constant-depth circuit does for k <= polylog(n). Needs 2 <= k <= iterated_addition_limit.
+  template <class T> vec<T> block_prefix_sum(const vec<T>& a, std::int64_t k);
+  // The same, restarted at flags: the sum runs from the last j <= i in i's k-block with f[j] = 1
+  // (or the block's start when there is none) to i.
+  template <class T> vec<T> block_segmented_prefix_sum(const vec<T>& a, const word_vec& f, std::int64_t k);
+
   // ---- VCU, float modes only (IEEE operations of the CUDA cores; see docs/model.md) ----
   real_vec mul(const real_vec& a, const real_vec& b);
   real_vec mul(const real_vec& a, real c);

@@ -33,6 +33,9 @@ struct machine_config {
   number_format format = number_format::integer;
   bool record_dag = true;     // keep the Boost.Graph DAG (off for large n; counts are identical)
   bool record_trace = false;  // keep a preview of every instruction's output for --trace
+  // Largest block k the optional iterated-addition instructions (block_prefix_sum) accept;
+  // 0 (the default) switches them off, so every result of the plain model stays as it is.
+  std::int64_t iterated_addition_limit = 0;
 };
 
 // Bad input: wrong lengths, s < 2, B out of range, flags not 0/1, an index out of range, ...
