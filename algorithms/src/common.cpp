@@ -55,6 +55,10 @@ template vec<real> load_row_total_matrix<real>(machine&);
 
 namespace detail {
 
+cost mmu_price(std::int64_t rows, std::int64_t s) {
+  return price_of(op_code::mmu, operand_sizes{rows * s, rows * s, s * s, s});
+}
+
 std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs) {
   ++p.vcu_steps;
   p.vcu_work += work;
@@ -64,9 +68,10 @@ std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64
 }
 
 std::int64_t cost_tally::mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs) {
-  ++p.mmu_steps;
-  p.tile_products += ceil_div(rows, s);
-  p.multiply_adds += rows * s * s;
+  const cost c = mmu_price(rows, s);
+  p.mmu_steps += c.steps;
+  p.tile_products += c.tile_products;
+  p.multiply_adds += c.multiply_adds;
   const std::int64_t d = std::max(inputs) + 1;
   p.depth = std::max(p.depth, d);
   return d;

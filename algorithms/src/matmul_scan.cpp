@@ -115,9 +115,10 @@ cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s_int) {
               "depth 4k-2+2[n'!=n]+2[c<s], tiles 2(c(s^(k-2)-1)/(s-1)+1)+1";
   if (n <= 1) return p;
   const auto mmu_step = [&](std::int64_t rows) {
-    ++p.mmu_steps;
-    p.tile_products += ceil_div(rows, s);
-    p.multiply_adds += rows * s * s;
+    const cost c = detail::mmu_price(rows, s);
+    p.mmu_steps += c.steps;
+    p.tile_products += c.tile_products;
+    p.multiply_adds += c.multiply_adds;
   };
   const auto vcu_step = [&](std::int64_t work) {
     ++p.vcu_steps;

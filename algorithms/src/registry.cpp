@@ -49,6 +49,8 @@ algorithm_outcome checked(const std::vector<T>& got, const std::vector<T>& want,
   o.tolerance = tol;
   o.simulate_seconds = seconds;
   for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i]));
+  if constexpr (std::is_same_v<T, word>) o.output_words = got;
+  else o.output_reals = got;
   if (got.size() != want.size()) {
     o.mismatch = "output has " + std::to_string(got.size()) + " values, the reference " + std::to_string(want.size());
     return o;

@@ -1,23 +1,37 @@
-// The machine's bookkeeping: construction, regions, retiring instructions, width checks and
-// the scalar unit's transfers. The instructions themselves are in vcu.cpp and mmu.cpp.
+// The machine's front: construction, regions, issuing an instruction to the backend, retiring
+// it into the ledger, the DAG and the trace, and the scalar unit's transfers. The instructions'
+// argument checks are in machine_vcu.cpp and machine_mmu.cpp; their execution in the backends.
 #include "mmvram/model/machine.hpp"
 
 #include "word_arith.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
 namespace mmv {
 
-machine::machine(machine_config config) : config_(config) {
+machine::machine(machine_config config) : config_(std::move(config)) {
   if (config_.s < 2)
     throw model_error("MMU tile size s must be at least 2 (got " + std::to_string(config_.s) + ")");
   if (config_.s > 4096)
     throw model_error("MMU tile size s must be at most 4096 (got " + std::to_string(config_.s) + ")");
   if (config_.word_bits < 2 || config_.word_bits > 64)
     throw model_error("word width B must be in 2..64 (got " + std::to_string(config_.word_bits) + ")");
+  if (config_.iterated_addition_limit < 0)
+    throw model_error("iterated_addition_limit must be >= 0 (got " + std::to_string(config_.iterated_addition_limit) + ")");
+  backend_ = make_backend(config_);
+  empty_words_ = backend_->upload(std::span<const word>());
+  empty_reals_ = backend_->upload(std::span<const real>());
 }
+
+machine::~machine() = default;
+machine::machine(machine&&) noexcept = default;
+machine& machine::operator=(machine&&) noexcept = default;
+
+std::string machine::backend_name() const { return backend_->name(); }
 
 region_guard machine::region(const std::string& name) {
   region_stack_.push_back(name);
@@ -39,91 +53,109 @@ void machine::require_type() const {
 
 void machine::require_same_length(const std::string& op, std::int64_t a, std::int64_t b) const {
   if (a != b)
-    throw model_error(op + ": operand lengths differ (" + std::to_string(a) + " vs " +
-                      std::to_string(b) + ")");
+    throw model_error(op + ": operand lengths differ (" + std::to_string(a) + " vs " + std::to_string(b) + ")");
 }
 
-void machine::require_flags(const std::string& op, const word_vec& f) const {
-  const auto& v = f.values();
-  for (Eigen::Index i = 0; i < v.size(); ++i)
-    if (v[i] != 0 && v[i] != 1)
-      throw model_error(op + ": flag/mask at index " + std::to_string(i) + " is " +
-                        std::to_string(v[i]) + ", expected 0 or 1");
+template <class T>
+T machine::constant(const char*, T c) const {
+  return detail::round_constant(c, config_.format);
 }
 
 void validate_flags(std::span<const word> flags) {
   for (std::size_t i = 0; i < flags.size(); ++i)
     if (flags[i] != 0 && flags[i] != 1)
-      throw model_error("flag at index " + std::to_string(i) + " is " + std::to_string(flags[i]) +
-                        ", expected 0 or 1");
+      throw model_error("flag at index " + std::to_string(i) + " is " + std::to_string(flags[i]) + ", expected 0 or 1");
 }
 
 template <class T>
-void machine::check_width(const std::string& op, const array<T>& out) const {
-  if constexpr (std::is_same_v<T, word>) {
-    const word lo = word_min(), hi = word_max();
-    for (Eigen::Index i = 0; i < out.size(); ++i)
-      if (out[i] < lo || out[i] > hi)
-        throw width_error(op, i, std::to_string(out[i]), config_.word_bits);
-  }
+const buffer<T>& machine::buf(const vec<T>& v) const {
+  if (v.data_) return *v.data_;
+  if constexpr (std::is_same_v<T, word>) return *empty_words_;
+  else return *empty_reals_;
 }
 
 namespace {
 template <class T>
-std::string preview_of(const array<T>& out) {
+std::string preview_of(const std::vector<T>& out, std::int64_t size) {
   std::ostringstream s;
-  const Eigen::Index shown = std::min<Eigen::Index>(out.size(), 16);
   s << "[";
-  for (Eigen::Index i = 0; i < shown; ++i) s << (i ? " " : "") << out[i];
-  if (out.size() > shown) s << " ...";
+  for (std::size_t i = 0; i < out.size(); ++i) s << (i ? " " : "") << out[i];
+  if (size > static_cast<std::int64_t>(out.size())) s << " ...";
   s << "]";
   return s.str();
 }
 }  // namespace
 
 template <class T>
-vec<T> machine::retire(const std::string& op, unit where, const cost& price, array<T>&& out,
-                       std::initializer_list<vec_node> inputs) {
+vec<T> machine::retire(op_code op, const operand_sizes& sizes, handle<T> out, std::initializer_list<vec_node> inputs,
+                       const std::string* listed_as) {
+  const instruction_info& info = info_of(op);
+  const std::string name = listed_as ? *listed_as : std::string(info.name);
   vec_node node;
-  std::vector<std::int64_t> producers;
+  node.record = static_cast<std::int64_t>(ledger_.records().size());
+  std::vector<std::int64_t> producers, input_records;
   for (const auto& in : inputs) {
     node.depth = std::max(node.depth, in.depth);
     producers.push_back(in.producer);
+    if (in.record >= 0) input_records.push_back(in.record);
   }
-  node.depth += where == unit::scalar ? 0 : 1;
+  node.depth += info.where == unit::scalar ? 0 : 1;
   std::string region;
   for (const auto& r : region_stack_) region += (region.empty() ? "" : "/") + r;
-  if (config_.record_dag)
-    node.producer = dag_.add(dag_vertex{op, where, static_cast<std::int64_t>(out.size()), region},
-                             producers);
-  instruction_record rec{op, where, region, static_cast<std::int64_t>(out.size()), price,
-                         node.depth, config_.record_trace ? preview_of(out) : std::string()};
-  ledger_.retire(std::move(rec));
-  return vec<T>(std::make_shared<const array<T>>(std::move(out)), node);
+  const std::int64_t length = out->size();
+  if (config_.record_dag) node.producer = dag_.add(dag_vertex{name, info.where, length, region}, producers);
+  std::string preview;
+  if (config_.record_trace) {
+    const std::vector<T> all = backend_->download(*out);
+    preview = preview_of(std::vector<T>(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 16)), length);
+  }
+  operand_sizes priced = sizes;
+  priced.out = length;
+  priced.s = config_.s;
+  ledger_.retire(instruction_record{name, info.where, region, length, price_of(op, priced), node.depth, preview, -1.0,
+                                    std::move(input_records), priced});
+  return vec<T>(std::move(out), node);
+}
+
+void machine::collect_timing() {
+  const measured_times t = backend_->collect_times();
+  if (t.instruction_ns.empty()) return;
+  ledger_.set_measured(timed_upto_, t.instruction_ns, t.span_ns);
+  timed_upto_ += t.instruction_ns.size();
 }
 
 template <class T>
 vec<T> machine::load(std::span<const T> values, const std::string& name) {
   require_type<T>();
-  array<T> out = Eigen::Map<const array<T>>(values.data(), static_cast<Eigen::Index>(values.size()));
-  if constexpr (std::is_same_v<T, real>) detail::round_to_format(out, config_.format);
-  check_width(name, out);
-  const auto m = static_cast<std::int64_t>(values.size());
-  return retire<T>(name, unit::scalar, cost_of_scalar(m, m), std::move(out), {});
+  std::vector<T> held(values.begin(), values.end());
+  if constexpr (std::is_same_v<T, real>) {
+    if (config_.format == number_format::float32)
+      for (auto& v : held) v = static_cast<real>(static_cast<float>(v));
+  } else {
+    for (std::size_t i = 0; i < held.size(); ++i)
+      if (held[i] < word_min() || held[i] > word_max())
+        throw width_error(name, static_cast<std::int64_t>(i), std::to_string(held[i]), config_.word_bits);
+  }
+  const auto m = static_cast<std::int64_t>(held.size());
+  const auto seq = static_cast<std::int64_t>(ledger_.records().size());
+  backend_->begin_instruction(seq, "load");
+  handle<T> out = backend_->upload(std::span<const T>(held));
+  backend_->end_instruction(seq);
+  // Loads are listed under their own name (x, const:prefix-ones, ...).
+  return retire<T>(op_code::load, operand_sizes{m, m}, std::move(out), {}, &name);
 }
 
 template <class T>
 std::vector<T> machine::read(const vec<T>& v) const {
-  const auto& a = v.values();
-  return std::vector<T>(a.data(), a.data() + a.size());
+  return backend_->download(buf(v));
 }
 
-#define MMV_INSTANTIATE_CORE(T)                                                              \
-  template vec<T> machine::retire<T>(const std::string&, unit, const cost&, array<T>&&,     \
-                                     std::initializer_list<vec_node>);                      \
-  template void machine::check_width<T>(const std::string&, const array<T>&) const;         \
-  template void machine::require_type<T>() const;                                           \
-  template vec<T> machine::load<T>(std::span<const T>, const std::string&);                 \
+#define MMV_INSTANTIATE_CORE(T)                                                                           \
+  template vec<T> machine::retire<T>(op_code, const operand_sizes&, handle<T>, std::initializer_list<vec_node>, const std::string*); \
+  template const buffer<T>& machine::buf<T>(const vec<T>&) const;                                       \
+  template void machine::require_type<T>() const;                                                       \
+  template T machine::constant<T>(const char*, T) const;                                                 \
+  template vec<T> machine::load<T>(std::span<const T>, const std::string&);                             \
   template std::vector<T> machine::read<T>(const vec<T>&) const;
 MMV_INSTANTIATE_CORE(word)
 MMV_INSTANTIATE_CORE(real)

@@ -102,7 +102,7 @@ inline mmv::machine make_machine(int s, int bits = 32, mmv::number_format f = mm
   return mmv::machine(c);
 }
 
-// The definitions of cost.hpp restated field by field (checked against cost_of_* below).
+// The instruction table's prices restated field by field (checked against price_of in test_vcu_arith).
 inline mmv::cost vcu_cost(std::int64_t m, std::int64_t reads) { return mmv::cost{1, m, 0, 0, reads, m}; }
 inline mmv::cost revspec_cost(std::int64_t m, std::int64_t s) { return mmv::cost{1, m * s, 0, 0, 2 * m, m}; }
 inline mmv::cost mmu_cost(std::int64_t rows, std::int64_t s) {

@@ -71,7 +71,7 @@ TEST_CASE("add, sub, neg past the B-bit limits", "[width]") {
       m, [&] { (void)m.add(m.load(xa), m.load(ya)); }, "add", k, lo - 1);
   xa[k] = whi;
   expect_width_error(
-      m, [&] { (void)m.add(m.load(xa), word{1}); }, "add", k, hi + 1);
+      m, [&] { (void)m.add(m.load(xa), word{1}); }, "add-const", k, hi + 1);
   xa[k] = whi - 1, ya[k] = 1;
   CHECK(m.read(m.add(m.load(xa), m.load(ya)))[k] == whi);  // exactly the limit
   xa[k] = wlo + 1, ya[k] = -1;
@@ -86,7 +86,7 @@ TEST_CASE("add, sub, neg past the B-bit limits", "[width]") {
       m, [&] { (void)m.sub(m.load(xs), m.load(ys)); }, "sub", k, hi + 1);
   xs[k] = wlo;
   expect_width_error(
-      m, [&] { (void)m.sub(m.load(xs), word{1}); }, "sub", k, lo - 1);
+      m, [&] { (void)m.sub(m.load(xs), word{1}); }, "sub-const", k, lo - 1);
   xs[k] = wlo, ys[k] = wlo;
   CHECK(m.read(m.sub(m.load(xs), m.load(ys)))[k] == 0);
   xs[k] = -1, ys[k] = whi;

@@ -40,6 +40,9 @@ template <class T> vec<T> load_row_total_matrix(machine& m);
 
 namespace detail {
 
+// The instruction table's price of one MMU product of `rows` rows of s (instruction_table.hpp).
+cost mmu_price(std::int64_t rows, std::int64_t s);
+
 // Adds up the instructions of an algorithm for its cost prediction, the way the ledger does:
 // each call adds one step and returns the depth of its output (one more than its deepest input;
 // loaded values are at depth 0).

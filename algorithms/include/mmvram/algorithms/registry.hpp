@@ -46,6 +46,8 @@ struct algorithm_outcome {
   std::string mismatch;      // first differing position, when not verified
   std::int64_t output_length = 0;
   std::vector<std::string> output_preview;  // first 16 output values, formatted
+  std::vector<word> output_words;           // the whole output (integer machines)
+  std::vector<real> output_reals;           // the whole output (float machines)
   double simulate_seconds = 0;              // loading, running and reading back only
 };
 

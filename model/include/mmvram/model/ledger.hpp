@@ -2,6 +2,7 @@
 // (like Cilkscale's snapshots), plus the program depth. Only the machine writes to it.
 #pragma once
 #include "mmvram/model/cost.hpp"
+#include "mmvram/model/instruction_table.hpp"
 #include "mmvram/model/types.hpp"
 
 #include <map>
@@ -19,6 +20,9 @@ struct instruction_record {
   cost price;
   std::int64_t depth;   // longest path (in steps) ending at this instruction
   std::string preview;  // first output values, when tracing
+  double measured_ns = -1;  // device time of the instruction (timing backends; -1: not measured)
+  std::vector<std::int64_t> inputs;  // ledger positions of the records that wrote its operands
+  operand_sizes sizes;               // what `price` was computed from (price == price_of(op, sizes))
 };
 
 // Costs split by unit. The scalar unit is free (no steps, no work): `scalar` holds only the
@@ -29,6 +33,7 @@ struct unit_costs {
   cost vcu;
   cost scalar;
   std::int64_t scalar_ops = 0;
+  double measured_ns = 0;  // sum of the measured device times (timing backends only)
   cost total() const { return mmu + vcu; }
 };
 
@@ -42,15 +47,25 @@ class ledger {
   const std::map<std::string, unit_costs>& by_region() const { return by_region_; }
   // Every retired instruction in program order.
   const std::vector<instruction_record>& records() const { return records_; }
+  // True when every MMU/VCU record carries a measured device time.
+  bool measured() const { return measured_; }
+  // Device time from the first measured instruction's start to the last one's end (launch gaps
+  // and host synchronisations included), summed over collections; 0 when nothing was measured.
+  double span_ns() const { return span_ns_; }
 
  private:
   friend class machine;
   void retire(instruction_record r);
+  // Sets the device times of the records from `first` on, in order, adds them to the totals and
+  // `span_ns` (their back-to-back span) to span_ns().
+  void set_measured(std::size_t first, const std::vector<double>& ns, double span_ns);
 
   unit_costs totals_;
   std::int64_t depth_ = 0;
   std::map<std::string, unit_costs> by_region_;
   std::vector<instruction_record> records_;
+  bool measured_ = false;
+  double span_ns_ = 0;
 };
 
 }  // namespace mmv

@@ -1,13 +1,16 @@
-// The MMV-RAM machine: the only way an algorithm touches data. Each instruction executes for
-// real on Eigen arrays, checks its inputs and word widths, and retires one ledger record whose
-// cost comes from cost.hpp. T is `word` (B-bit integers) or `real` (float modes only).
+// The MMV-RAM machine: the only way an algorithm touches data. The machine is the front: it
+// checks each instruction's arguments, has its backend (backend.hpp: simulate or cuda) execute
+// it, and retires one ledger record priced by the instruction table (instruction_table.hpp).
+// T is `word` (B-bit integers) or `real` (float modes only).
 #pragma once
-#include "mmvram/model/cost.hpp"
+#include "mmvram/model/backend.hpp"
 #include "mmvram/model/dag.hpp"
+#include "mmvram/model/instruction_table.hpp"
 #include "mmvram/model/ledger.hpp"
 #include "mmvram/model/types.hpp"
 #include "mmvram/model/vec.hpp"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,14 +35,24 @@ class region_guard {
 
 class machine {
  public:
-  // Throws model_error unless s >= 2 and 2 <= word_bits <= 64.
+  // Throws model_error unless s >= 2 and 2 <= word_bits <= 64, or when config.backend cannot
+  // be made (not built in, no device).
   explicit machine(machine_config config);
+  ~machine();
+  machine(machine&&) noexcept;
+  machine& operator=(machine&&) noexcept;
 
   const machine_config& config() const { return config_; }
   int s() const { return config_.s; }
   int word_bits() const { return config_.word_bits; }
   const ledger& costs() const { return ledger_; }
   const dag& graph() const { return dag_; }
+  // The backend executing the instructions ("simulate" or "cuda").
+  std::string backend_name() const;
+  // Waits for the backend and writes the measured device time of every instruction retired
+  // since the last call into the ledger (records' measured_ns, per-region and total sums).
+  // A no-op on the simulate backend. Deferred device errors surface here at the latest.
+  void collect_timing();
   // Tags the instructions issued until the guard dies; nested tags join with '/'.
   [[nodiscard]] region_guard region(const std::string& name);
   // Smallest and largest value a B-bit signed word holds.
@@ -127,16 +140,22 @@ class machine {
  private:
   friend class region_guard;
   // Records one instruction (ledger, DAG, trace) and wraps its output.
-  template <class T> vec<T> retire(const std::string& op, unit where, const cost& price,
-                                   array<T>&& out, std::initializer_list<vec_node> inputs);
-  template <class T> static vec_node node_of(const vec<T>& v) { return v.node_; }
-  template <class T> static const array<T>& values_of(const vec<T>& v) { return v.values(); }
-  template <class T> void check_width(const std::string& op, const array<T>& out) const;
+  // Executes `run` on the backend as instruction `op` and records it (ledger, DAG, trace).
+  template <class T, class Run>
+  vec<T> issue(op_code op, operand_sizes sizes, std::initializer_list<vec_node> inputs, Run run);
+  template <class T> vec<T> retire(op_code op, const operand_sizes& sizes, handle<T> out,
+                                   std::initializer_list<vec_node> inputs, const std::string* listed_as = nullptr);
+  // The backend buffer of v (the empty vector for a default-constructed handle).
+  template <class T> const buffer<T>& buf(const vec<T>& v) const;
   template <class T> void require_type() const;
   void require_same_length(const std::string& op, std::int64_t a, std::int64_t b) const;
-  void require_flags(const std::string& op, const word_vec& f) const;
+  template <class T> T constant(const char* op, T c) const;
 
   machine_config config_;
+  std::unique_ptr<backend> backend_;
+  handle<word> empty_words_;
+  handle<real> empty_reals_;
+  std::size_t timed_upto_ = 0;  // records before this index carry their measured time
   ledger ledger_;
   dag dag_;
   std::vector<std::string> region_stack_;

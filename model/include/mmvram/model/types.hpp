@@ -28,11 +28,15 @@ number_format parse_number_format(const std::string& name);  // "integer", "floa
 
 // Parameters of one machine. s >= 2 is the MMU tile size; word_bits is B in 2..64.
 struct machine_config {
+  std::string backend = "simulate";  // who executes: "simulate" (CPU) or "cuda" (backend.hpp)
   int s = 16;
   int word_bits = 32;
   number_format format = number_format::integer;
   bool record_dag = true;     // keep the Boost.Graph DAG (off for large n; counts are identical)
   bool record_trace = false;  // keep a preview of every instruction's output for --trace
+  // Timing backends (cuda): bracket every instruction with device events (its measured_ns);
+  // false: only the back-to-back span of the whole run is measured, with no event in between.
+  bool time_instructions = true;
   // Largest block k the optional iterated-addition instructions (block_prefix_sum) accept;
   // 0 (the default) switches them off, so every result of the plain model stays as it is.
   std::int64_t iterated_addition_limit = 0;

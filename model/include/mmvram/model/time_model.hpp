@@ -1,0 +1,84 @@
+// Predicting device time from the ledger. A device profile gives, per instruction class, a small
+// model t = latency + bytes / bandwidth + work / rate, fitted on single instructions only
+// (`mmvram calibrate`). A run's records then predict its time two ways: serial (instructions one
+// after another: times add) and DAG (independent instructions overlap: the critical path).
+#pragma once
+#include "mmvram/model/ledger.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mmv {
+
+// One class's fitted constants and how well they fit their own training points.
+struct class_time_model {
+  double latency_ns = 0;      // per instruction
+  double ns_per_byte = 0;     // 1 / bandwidth (bytes = 8 * words read and written)
+  double ns_per_op = 0;       // 1 / rate of the class's work (MMU multiply-adds, REVSPEC's m*s, ...)
+  double residual_median = 0; // median of |predicted - measured| / measured over the training points
+  double residual_max = 0;
+  int points = 0;
+  // The class's time for one instruction of this size.
+  double predict_ns(double bytes, double work) const { return latency_ns + ns_per_byte * bytes + ns_per_op * work; }
+};
+
+// One single-instruction timing the profile was fitted on (kept in the profile for plots and tests).
+struct training_point {
+  std::string cls, op;
+  std::int64_t m = 0;
+  int s = 0;
+  double bytes = 0, work = 0, measured_ns = 0, predicted_ns = 0;
+};
+
+// A device profile (JSON, schema "mmvram-profile/1").
+struct device_profile {
+  std::string device;   // GPU name
+  std::string date;     // of the calibration
+  std::string backend;  // "cuda"
+  double sm_clock_mhz = 0, memory_clock_mhz = 0;
+  int bytes_per_word = 8;
+  std::map<std::string, class_time_model> classes;
+  std::vector<training_point> points;  // the single-instruction timings it was fitted on
+};
+
+// The class of a record: "stream" (element-wise, constants, shift, resize, gather-strided),
+// "gather", "scatter", "compress", "revspec", "block-prefix", "mmu-word/sS" or "mmu-real/sS"
+// (the MMU by the format its machine ran in and its tile size s: how s fills the hardware's
+// matrix shape changes its speed), "load" (scalar transfers, free in the model).
+std::string instruction_class(const instruction_record& r, bool real_words);
+// The work term a class is charged by: multiply-adds for the MMU, m*s for REVSPEC, m*k for the
+// block prefixes, 0 otherwise (their time is bytes and latency).
+double class_work(const instruction_record& r);
+// Bytes an instruction moves on a device that stores `bytes_per_word` per word.
+double record_bytes(const instruction_record& r, int bytes_per_word);
+
+// Predicted device time of one record (0 for loads: the scalar unit is free). An MMU record of
+// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest).
+// Throws model_error when the profile has no model for the record's class.
+double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words);
+
+struct time_prediction {
+  double serial_ns = 0;  // sum over the MMU and VCU records
+  double dag_ns = 0;     // longest path through the records' inputs, weighted by their times
+};
+// Predicts a run's time from its records (ledger order; inputs point backwards).
+time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words);
+
+// Least-squares fit of t = latency + ns_per_byte * bytes + ns_per_op * work on the points
+// (bytes, work, measured ns), relative to each point, every constant >= 0 (a negative one is
+// dropped and the rest refitted, as is the work term when it is proportional to the bytes);
+// use_work = false fits latency and bandwidth only. Fills the residuals.
+class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work,
+                           const std::vector<double>& ns, bool use_work);
+
+// Fits every class of `points` (fit_class; the work term for the MMU, REVSPEC and the block
+// prefixes) and sets each point's predicted_ns: the profile's classes and points.
+void fit_profile(device_profile& p, std::vector<training_point> points);
+
+// Reads / writes a profile. Errors (missing file, bad JSON, missing fields) throw model_error
+// naming the file; write errors too.
+device_profile read_profile(const std::string& path);
+void write_profile(const std::string& path, const device_profile& p);
+
+}  // namespace mmv

@@ -1,0 +1,17 @@
+// machine::issue (internal): brackets one instruction's execution on the backend (for timing)
+// and retires it. Included by the files that define the instructions' front ends.
+#pragma once
+#include "mmvram/model/machine.hpp"
+
+namespace mmv {
+
+template <class T, class Run>
+vec<T> machine::issue(op_code op, operand_sizes sizes, std::initializer_list<vec_node> inputs, Run run) {
+  const auto seq = static_cast<std::int64_t>(ledger_.records().size());
+  backend_->begin_instruction(seq, info_of(op).name);
+  handle<T> out = run(*backend_);
+  backend_->end_instruction(seq);
+  return retire<T>(op, sizes, std::move(out), inputs);
+}
+
+}  // namespace mmv

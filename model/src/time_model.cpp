@@ -1,0 +1,375 @@
+// The time model (time_model.hpp): instruction classes, prediction from records, the fit, and
+// the profile file (a small JSON reader for the fixed schema this file writes).
+#include "mmvram/model/time_model.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+namespace mmv {
+
+std::string instruction_class(const instruction_record& r, bool real_words) {
+  if (r.where == unit::scalar) return "load";
+  if (r.where == unit::mmu) return std::string(real_words ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s);
+  if (r.op == "gather") return "gather";
+  if (r.op == "scatter") return "scatter";
+  if (r.op == "compress") return "compress";
+  if (r.op == "revspec") return "revspec";
+  if (r.op == "block-prefix" || r.op == "block-seg-prefix") return "block-prefix";
+  return "stream";
+}
+
+double class_work(const instruction_record& r) {
+  if (r.where == unit::mmu) return static_cast<double>(r.price.multiply_adds);
+  if (r.op == "revspec" || r.op == "block-prefix" || r.op == "block-seg-prefix") return static_cast<double>(r.price.work);
+  return 0;
+}
+
+double record_bytes(const instruction_record& r, int bytes_per_word) {
+  return static_cast<double>(bytes_per_word) * static_cast<double>(r.price.words_read + r.price.words_written);
+}
+
+namespace {
+// The MMU class calibrated at the smallest s' >= s (the product padded to that shape), else at
+// the largest s' calibrated; nothing when the profile has no MMU class of this format.
+const class_time_model* mmu_class(const device_profile& p, const std::string& format, std::int64_t s) {
+  const class_time_model* best = nullptr;
+  std::int64_t best_s = 0;
+  for (const auto& [name, m] : p.classes) {
+    if (name.rfind(format + "/s", 0) != 0) continue;
+    const std::int64_t cs = std::stoll(name.substr(format.size() + 2));
+    const bool better = best == nullptr || (cs >= s && (best_s < s || cs < best_s)) || (cs < s && best_s < s && cs > best_s);
+    if (better) best = &m, best_s = cs;
+  }
+  return best;
+}
+}  // namespace
+
+double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  const std::string c = instruction_class(r, real_words);
+  if (c == "load") return 0;
+  const auto it = p.classes.find(c);
+  const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
+  if (!m && r.where == unit::mmu) m = mmu_class(p, real_words ? "mmu-real" : "mmu-word", r.sizes.s);
+  if (!m) throw model_error("device profile has no model for instruction class '" + c + "' (op " + r.op + ")");
+  return m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r));
+}
+
+time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
+  time_prediction t;
+  std::vector<double> finish(records.size(), 0.0);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const double own = predict_record_ns(p, records[i], real_words);
+    double ready = 0;
+    for (const auto in : records[i].inputs)
+      if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
+    finish[i] = ready + own;
+    t.serial_ns += own;
+    t.dag_ns = std::max(t.dag_ns, finish[i]);
+  }
+  return t;
+}
+
+namespace {
+
+// Least squares on the chosen columns: each column scaled to unit norm, then the normal
+// equations by Gaussian elimination with partial pivoting. Nothing (an empty vector) when the
+// columns are (nearly) dependent.
+std::vector<double> least_squares(std::vector<std::vector<double>> cols, const std::vector<double>& y) {
+  const std::size_t k = cols.size();
+  std::vector<double> scale(k, 1.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    double norm = 0;
+    for (const double v : cols[i]) norm += v * v;
+    scale[i] = norm > 0 ? 1.0 / std::sqrt(norm) : 1.0;
+    for (double& v : cols[i]) v *= scale[i];
+  }
+  std::vector<std::vector<double>> a(k, std::vector<double>(k + 1, 0.0));
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j)
+      for (std::size_t r = 0; r < y.size(); ++r) a[i][j] += cols[i][r] * cols[j][r];
+    for (std::size_t r = 0; r < y.size(); ++r) a[i][k] += cols[i][r] * y[r];
+  }
+  for (std::size_t c = 0; c < k; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < k; ++r)
+      if (std::fabs(a[r][c]) > std::fabs(a[pivot][c])) pivot = r;
+    std::swap(a[c], a[pivot]);
+    if (std::fabs(a[c][c]) < 1e-12) return {};
+    for (std::size_t r = 0; r < k; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c] / a[c][c];
+      for (std::size_t j = c; j <= k; ++j) a[r][j] -= f * a[c][j];
+    }
+  }
+  std::vector<double> x(k);
+  for (std::size_t i = 0; i < k; ++i) x[i] = a[i][k] / a[i][i] * scale[i];
+  return x;
+}
+
+}  // namespace
+
+class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work, const std::vector<double>& ns,
+                           bool use_work) {
+  // Relative least squares: each point weighted by 1/measured, so that microsecond instructions
+  // count as much as milliseconds ones (the residuals are relative too).
+  const std::size_t n = ns.size();
+  std::vector<bool> active = {true, true, use_work};
+  std::vector<double> coef(3, 0.0);
+  const std::vector<const std::vector<double>*> raw = {nullptr, &bytes, &work};
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::vector<double>> cols;
+    std::vector<int> which;
+    for (int c = 0; c < 3; ++c) {
+      if (!active[static_cast<std::size_t>(c)]) continue;
+      std::vector<double> col(n);
+      for (std::size_t r = 0; r < n; ++r) col[r] = (c == 0 ? 1.0 : (*raw[static_cast<std::size_t>(c)])[r]) / ns[r];
+      cols.push_back(std::move(col));
+      which.push_back(c);
+    }
+    coef.assign(3, 0.0);
+    if (which.empty()) break;
+    const std::vector<double> x = least_squares(cols, std::vector<double>(n, 1.0));
+    // Dependent columns (work proportional to bytes): drop the last term and fit again. Else drop
+    // the most negative constant; the latency alone is the last resort.
+    int worst = -1;
+    if (x.empty()) {
+      worst = which.back();
+    } else {
+      for (std::size_t i = 0; i < which.size(); ++i) {
+        coef[static_cast<std::size_t>(which[i])] = x[i];
+        if (x[i] < 0 && (worst < 0 || x[i] < coef[static_cast<std::size_t>(worst)])) worst = which[i];
+      }
+    }
+    if (worst < 0) break;
+    coef.assign(3, 0.0);
+    active[static_cast<std::size_t>(worst)] = false;
+    if (std::none_of(active.begin(), active.end(), [](bool a) { return a; })) active[0] = true;
+  }
+  for (auto& c : coef) c = std::max(c, 0.0);
+  class_time_model m{coef[0], coef[1], coef[2]};
+  std::vector<double> rel;
+  for (std::size_t r = 0; r < n; ++r) rel.push_back(std::fabs(m.predict_ns(bytes[r], work[r]) - ns[r]) / ns[r]);
+  std::sort(rel.begin(), rel.end());
+  m.points = static_cast<int>(n);
+  m.residual_median = rel.empty() ? 0 : rel[rel.size() / 2];
+  m.residual_max = rel.empty() ? 0 : rel.back();
+  return m;
+}
+
+void fit_profile(device_profile& p, std::vector<training_point> points) {
+  std::map<std::string, std::vector<training_point*>> by_class;
+  for (auto& t : points) by_class[t.cls].push_back(&t);
+  p.classes.clear();
+  for (auto& [cls, pts] : by_class) {
+    std::vector<double> bytes, work, ns;
+    for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
+    const bool use_work = cls == "revspec" || cls == "block-prefix" || cls.rfind("mmu", 0) == 0;
+    p.classes[cls] = fit_class(bytes, work, ns, use_work);
+    for (auto* t : pts) t->predicted_ns = p.classes[cls].predict_ns(t->bytes, t->work);
+  }
+  p.points = std::move(points);
+}
+
+// ---- the profile file ----
+
+namespace {
+
+struct json;
+using json_object = std::map<std::string, json>;
+struct json {
+  std::variant<std::nullptr_t, double, std::string, json_object, std::vector<json>, bool> v;
+};
+
+class json_reader {
+ public:
+  json_reader(std::string text, std::string path) : t_(std::move(text)), path_(std::move(path)) {}
+  json document() {
+    json j = value();
+    skip();
+    if (i_ != t_.size()) fail("trailing characters");
+    return j;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw model_error("device profile " + path_ + ": bad JSON at byte " + std::to_string(i_) + " (" + what + ")");
+  }
+  void skip() {
+    while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_]))) ++i_;
+  }
+  bool take(char c) {
+    skip();
+    if (i_ < t_.size() && t_[i_] == c) return ++i_, true;
+    return false;
+  }
+  void expect(char c) {
+    if (!take(c)) fail(std::string("expected '") + c + "'");
+  }
+  std::string string_value() {
+    expect('"');
+    std::string s;
+    while (i_ < t_.size() && t_[i_] != '"') {
+      if (t_[i_] == '\\') {
+        if (++i_ >= t_.size()) fail("bad escape");
+        const char e = t_[i_];
+        s += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+      } else {
+        s += t_[i_];
+      }
+      ++i_;
+    }
+    if (i_ >= t_.size()) fail("unterminated string");
+    ++i_;
+    return s;
+  }
+  json value() {
+    skip();
+    if (i_ >= t_.size()) fail("unexpected end");
+    const char c = t_[i_];
+    if (c == '{') {
+      ++i_;
+      json_object o;
+      if (take('}')) return json{o};
+      do {
+        skip();
+        std::string key = string_value();
+        expect(':');
+        o[key] = value();
+      } while (take(','));
+      expect('}');
+      return json{o};
+    }
+    if (c == '[') {
+      ++i_;
+      std::vector<json> a;
+      if (take(']')) return json{a};
+      do a.push_back(value());
+      while (take(','));
+      expect(']');
+      return json{a};
+    }
+    if (c == '"') return json{string_value()};
+    for (const auto& [word, val] : {std::pair<const char*, json>{"true", json{true}}, {"false", json{false}}, {"null", json{nullptr}}})
+      if (t_.compare(i_, std::strlen(word), word) == 0) return i_ += std::strlen(word), val;
+    std::size_t used = 0;
+    double d = 0;
+    try {
+      d = std::stod(t_.substr(i_, 40), &used);
+    } catch (const std::exception&) {
+      fail("expected a value");
+    }
+    i_ += used;
+    return json{d};
+  }
+
+  std::string t_, path_;
+  std::size_t i_ = 0;
+};
+
+const json& member(const json_object& o, const std::string& key, const std::string& path) {
+  const auto it = o.find(key);
+  if (it == o.end()) throw model_error("device profile " + path + ": missing field '" + key + "'");
+  return it->second;
+}
+double number(const json_object& o, const std::string& key, const std::string& path) {
+  const auto* d = std::get_if<double>(&member(o, key, path).v);
+  if (!d || !std::isfinite(*d)) throw model_error("device profile " + path + ": field '" + key + "' must be a finite number");
+  return *d;
+}
+std::string text(const json_object& o, const std::string& key, const std::string& path) {
+  const auto* s = std::get_if<std::string>(&member(o, key, path).v);
+  if (!s) throw model_error("device profile " + path + ": field '" + key + "' must be a string");
+  return *s;
+}
+
+std::string num(double v) {
+  std::ostringstream o;
+  o.precision(17);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+device_profile read_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw model_error("cannot read the device profile '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const json doc = json_reader(ss.str(), path).document();
+  const auto* top = std::get_if<json_object>(&doc.v);
+  if (!top) throw model_error("device profile " + path + ": not a JSON object");
+  if (text(*top, "schema", path) != "mmvram-profile/1")
+    throw model_error("device profile " + path + ": schema is not mmvram-profile/1");
+  device_profile p;
+  p.device = text(*top, "device", path);
+  p.date = text(*top, "date", path);
+  p.backend = text(*top, "backend", path);
+  p.sm_clock_mhz = number(*top, "sm_clock_mhz", path);
+  p.memory_clock_mhz = number(*top, "memory_clock_mhz", path);
+  p.bytes_per_word = static_cast<int>(number(*top, "bytes_per_word", path));
+  if (p.bytes_per_word < 1 || p.bytes_per_word > 16) throw model_error("device profile " + path + ": bytes_per_word out of range");
+  const auto* classes = std::get_if<json_object>(&member(*top, "classes", path).v);
+  if (!classes) throw model_error("device profile " + path + ": 'classes' must be an object");
+  for (const auto& [name, value] : *classes) {
+    const auto* c = std::get_if<json_object>(&value.v);
+    if (!c) throw model_error("device profile " + path + ": class '" + name + "' must be an object");
+    class_time_model m;
+    m.latency_ns = number(*c, "latency_ns", path);
+    m.ns_per_byte = number(*c, "ns_per_byte", path);
+    m.ns_per_op = number(*c, "ns_per_op", path);
+    m.residual_median = number(*c, "residual_median", path);
+    m.residual_max = number(*c, "residual_max", path);
+    m.points = static_cast<int>(number(*c, "points", path));
+    if (m.latency_ns < 0 || m.ns_per_byte < 0 || m.ns_per_op < 0)
+      throw model_error("device profile " + path + ": class '" + name + "' has a negative constant");
+    p.classes[name] = m;
+  }
+  if (const auto it = top->find("training_points"); it != top->end()) {
+    const auto* pts = std::get_if<std::vector<json>>(&it->second.v);
+    if (!pts) throw model_error("device profile " + path + ": 'training_points' must be an array");
+    for (const auto& v : *pts) {
+      const auto* t = std::get_if<json_object>(&v.v);
+      if (!t) throw model_error("device profile " + path + ": a training point must be an object");
+      p.points.push_back({text(*t, "class", path), text(*t, "op", path), static_cast<std::int64_t>(number(*t, "m", path)),
+                          static_cast<int>(number(*t, "s", path)), number(*t, "bytes", path), number(*t, "work", path),
+                          number(*t, "measured_ns", path), number(*t, "predicted_ns", path)});
+    }
+  }
+  return p;
+}
+
+void write_profile(const std::string& path, const device_profile& p) {
+  std::ostringstream o;
+  o << "{\n  \"schema\": \"mmvram-profile/1\",\n  \"device\": \"" << p.device << "\",\n  \"date\": \"" << p.date
+    << "\",\n  \"backend\": \"" << p.backend << "\",\n  \"sm_clock_mhz\": " << num(p.sm_clock_mhz)
+    << ",\n  \"memory_clock_mhz\": " << num(p.memory_clock_mhz) << ",\n  \"bytes_per_word\": " << p.bytes_per_word
+    << ",\n  \"classes\": {";
+  bool first = true;
+  for (const auto& [name, m] : p.classes) {
+    o << (first ? "\n" : ",\n") << "    \"" << name << "\": {\"latency_ns\": " << num(m.latency_ns)
+      << ", \"ns_per_byte\": " << num(m.ns_per_byte) << ", \"ns_per_op\": " << num(m.ns_per_op)
+      << ", \"residual_median\": " << num(m.residual_median) << ", \"residual_max\": " << num(m.residual_max)
+      << ", \"points\": " << m.points << "}";
+    first = false;
+  }
+  o << "\n  },\n  \"training_points\": [";
+  for (std::size_t i = 0; i < p.points.size(); ++i) {
+    const auto& t = p.points[i];
+    o << (i ? ",\n" : "\n") << "    {\"class\": \"" << t.cls << "\", \"op\": \"" << t.op << "\", \"m\": " << t.m
+      << ", \"s\": " << t.s << ", \"bytes\": " << num(t.bytes) << ", \"work\": " << num(t.work)
+      << ", \"measured_ns\": " << num(t.measured_ns) << ", \"predicted_ns\": " << num(t.predicted_ns) << "}";
+  }
+  o << (p.points.empty() ? "]" : "\n  ]") << "\n}\n";
+  std::ofstream out(path);
+  out << o.str();
+  out.flush();
+  if (!out) throw model_error("cannot write the device profile '" + path + "'");
+}
+
+}  // namespace mmv

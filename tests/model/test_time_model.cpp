@@ -1,0 +1,103 @@
+// The time model: instruction classes, predictions from records against hand-computed values on
+// a small profile (serial and along the DAG), the fit recovering known constants, and the
+// profile file's round trip and errors.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "model_test_util.hpp"
+#include "mmvram/model/time_model.hpp"
+
+namespace {
+
+mmv::device_profile small_profile() {
+  mmv::device_profile p;
+  p.device = "test GPU";
+  p.date = "2026-11-23";
+  p.backend = "cuda";
+  p.classes["stream"] = {1000, 0.5, 0, 0, 0, 1};  // 1 us + 2 bytes per ns
+  p.classes["mmu-word/s4"] = {2000, 0.25, 0.01, 0, 0, 1};
+  p.classes["mmu-word/s16"] = {9000, 0.25, 0.01, 0, 0, 1};
+  p.classes["gather"] = {3000, 1.0, 0, 0, 0, 1};
+  return p;
+}
+
+std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+}  // namespace
+
+TEST_CASE("predictions from a ledger equal hand-computed times on a small profile", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));         // free
+  const auto a = m.add(x, x);                                            // stream: 1000 + 0.5 * 8 * (32 + 16) = 1192
+  const auto b = m.add(x, mmv::word{1});                                 // independent of a: 1000 + 0.5 * 8 * 32 = 1128
+  std::vector<mmv::word> ones(16, 1);
+  const auto w = m.load<mmv::word>(ones);
+  const auto y = m.mmu(a, w);  // 2000 + 0.25 * 8 * (16 + 16 + 16) + 0.01 * 64 = 2096.64
+  (void)b, (void)y;
+  const auto p = small_profile();
+  const auto& r = m.costs().records();
+  CHECK(mmv::instruction_class(r[0], false) == "load");
+  CHECK(mmv::instruction_class(r[4], false) == "mmu-word/s4");
+  CHECK(mmv::instruction_class(r[4], true) == "mmu-real/s4");
+  CHECK(mmv::predict_record_ns(p, r[0], false) == 0);
+  CHECK(mmv::predict_record_ns(p, r[1], false) == Approx(1192));
+  CHECK(mmv::predict_record_ns(p, r[2], false) == Approx(1128));
+  CHECK(mmv::predict_record_ns(p, r[4], false) == Approx(2096.64));
+  const auto t = mmv::predict_time(p, r, false);
+  CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64));
+  CHECK(t.dag_ns == Approx(1192 + 2096.64));  // b runs beside a; y waits for a only
+  CHECK_THROWS_AS(mmv::predict_time(p, r, true), mmv::model_error);  // no mmu-real class
+  // An s the profile was not calibrated at takes the smallest calibrated s' >= s, else the largest.
+  auto at = [&](std::int64_t s) {
+    auto rec = r[4];
+    rec.sizes.s = s;
+    return mmv::predict_record_ns(p, rec, false) - 96 - 0.64;
+  };
+  CHECK(at(3) == Approx(2000));
+  CHECK(at(12) == Approx(9000));
+  CHECK(at(64) == Approx(9000));
+}
+
+TEST_CASE("the fit recovers known constants from exact points", "[time]") {
+  std::vector<double> bytes, work, ns;
+  for (double m = 256; m <= (1 << 24); m *= 4) {
+    bytes.push_back(24 * m), work.push_back(16 * m);
+    ns.push_back(4000 + 0.0003 * 24 * m + 0.002 * 16 * m);
+  }
+  const auto with_work = mmv::fit_class(bytes, work, ns, false);
+  CHECK(with_work.ns_per_op == 0);
+  CHECK(with_work.points == static_cast<int>(ns.size()));
+  const auto m = mmv::fit_class(bytes, std::vector<double>(ns.size(), 0.0), ns, false);
+  CHECK(m.latency_ns == Approx(4000).epsilon(1e-6));
+  CHECK(m.ns_per_byte == Approx(0.0003 + 0.002 * 16 / 24).epsilon(1e-6));
+  CHECK(m.residual_max < 1e-9);
+  // A negative constant is dropped: points with no latency at all.
+  std::vector<double> b2{1e3, 1e4, 1e5}, w2{0, 0, 0}, t2{10, 100, 1000};
+  const auto z = mmv::fit_class(b2, w2, t2, false);
+  CHECK(z.latency_ns >= 0);
+  CHECK(z.ns_per_byte == Approx(0.01).epsilon(1e-6));
+}
+
+TEST_CASE("a profile survives a write and a read; bad files are one clear error", "[time]") {
+  auto p = small_profile();
+  p.sm_clock_mhz = 1980;
+  p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072});
+  const auto path = temp_path("mmvram_test_profile.json");
+  mmv::write_profile(path, p);
+  const auto q = mmv::read_profile(path);
+  CHECK(q.device == p.device);
+  CHECK(q.sm_clock_mhz == 1980);
+  REQUIRE(q.classes.size() == 4);
+  CHECK(q.classes.at("mmu-word/s4").ns_per_op == 0.01);
+  CHECK(q.classes.at("stream").latency_ns == 1000);
+  std::filesystem::remove(path);
+  CHECK_THROWS_WITH(mmv::read_profile(temp_path("mmvram_no_such_profile.json")), Catch::Contains("cannot read"));
+  for (const std::string bad : {"{", "[]", "{\"schema\": \"other\"}", "{\"schema\": \"mmvram-profile/1\"}", "nonsense"}) {
+    std::ofstream(path) << bad;
+    CHECK_THROWS_AS(mmv::read_profile(path), mmv::model_error);
+  }
+  std::filesystem::remove(path);
+}
