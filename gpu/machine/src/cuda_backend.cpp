@@ -1,0 +1,390 @@
+// The cuda backend: device buffers from the stream-ordered allocator, one device operation per
+// instruction (device_ops.hpp), CUDA events around each for its time, and the device error
+// slot read back at every synchronisation (download, compress, collect_times).
+#include "mmvram/gpu/machine/cuda_backend.hpp"
+
+#include "device_ops.hpp"
+#include "mmvram/model/backend.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace mmv::gpu {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw model_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// A vector in device memory, freed in stream order. `bound` is a host-known bound on |value|
+// (exact for uploads, 2^(B-1) for computed words), which picks the MMU's exact path.
+template <class T>
+class device_buffer final : public buffer<T> {
+ public:
+  device_buffer(std::int64_t n, cudaStream_t stream, double bound) : buffer<T>(n), stream_(stream), bound(bound) {
+    if (n > 0) check(cudaMallocAsync(&ptr, static_cast<std::size_t>(n) * sizeof(T), stream), "allocation");
+  }
+  ~device_buffer() override {
+    if (ptr) cudaFreeAsync(ptr, stream_);
+  }
+  T* ptr = nullptr;
+
+ private:
+  cudaStream_t stream_;
+
+ public:
+  const double bound;
+};
+
+template <class T>
+const T* dev(const buffer<T>& b) { return static_cast<const device_buffer<T>&>(b).ptr; }
+template <class T>
+double bound_of(const buffer<T>& b) { return static_cast<const device_buffer<T>&>(b).bound; }
+
+// One stream and one cuBLAS handle for every machine of the process: machines run one after
+// another, and on one stream the stream-ordered allocator reuses what an earlier machine freed
+// instead of mapping new memory on the timeline.
+struct shared_device {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  static const shared_device& get() {
+    static const shared_device d = [] {
+      int count = 0;
+      if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+        throw model_error("backend 'cuda': no CUDA device is present on this machine");
+      shared_device s;
+      check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "stream");
+      cudaMemPool_t pool;
+      int device = 0;
+      check(cudaGetDevice(&device), "device");
+      check(cudaDeviceGetDefaultMemPool(&pool, device), "memory pool");
+      std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
+      check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
+      if (cublasCreate(&s.blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
+      cublasSetMathMode(s.blas, CUBLAS_DEFAULT_MATH);
+      return s;
+    }();
+    return d;
+  }
+};
+
+class cuda_backend final : public backend {
+ public:
+  explicit cuda_backend(const machine_config& config) : config_(config) {
+    const shared_device& d = shared_device::get();
+    stream_ = d.stream;
+    blas_ = d.blas;
+    check(cudaMalloc(&err_, sizeof(cuda_ops::error_slot)), "error slot");
+    check(cudaMemset(err_, 0, sizeof(cuda_ops::error_slot)), "error slot");
+  }
+  ~cuda_backend() override {
+    cudaStreamSynchronize(stream_);
+    for (auto& e : events_) cudaEventDestroy(e.start), cudaEventDestroy(e.stop);
+    for (auto& e : free_events_) cudaEventDestroy(e);
+    cudaFree(err_);
+    if (staging_) cudaFreeHost(staging_);
+    if (result_read_) cudaEventDestroy(result_read_);
+  }
+
+  std::string name() const override { return "cuda"; }
+
+#define MMV_CUDA_OVERRIDES(T)                                                                          \
+  handle<T> upload(std::span<const T> v) override { return up<T>(v); }                                 \
+  std::vector<T> download(const buffer<T>& v) override { return down<T>(v); }                          \
+  handle<T> binary(op_code op, const buffer<T>& a, const buffer<T>& b) override {                      \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::binary(ctx(), op, dev(a), dev(b), o->ptr, a.size());                                     \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> binary_const(op_code op, const buffer<T>& a, T k) override {                               \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::binary_const(ctx(), op, dev(a), k, o->ptr, a.size());                                    \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> unary(op_code op, const buffer<T>& a) override {                                           \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::unary(ctx(), op, dev(a), o->ptr, a.size());                                              \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<word> compare(op_code op, const buffer<T>& a, const buffer<T>& b) override {                  \
+    auto o = out<word>(a.size(), 1);                                                                   \
+    cuda_ops::compare(ctx(), op, dev(a), dev(b), o->ptr, a.size());                                    \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<word> compare_const(op_code op, const buffer<T>& a, T k) override {                           \
+    auto o = out<word>(a.size(), 1);                                                                   \
+    cuda_ops::compare_const(ctx(), op, dev(a), k, o->ptr, a.size());                                   \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) override {           \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::select(ctx(), dev(k), dev(a), dev(b), o->ptr, a.size());                                 \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> select_const(const buffer<word>& k, const buffer<T>& a, T b) override {                    \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::select_const(ctx(), dev(k), dev(a), b, o->ptr, a.size());                                \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> shift(const buffer<T>& a, std::int64_t offset, T fill) override {                          \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::shift(ctx(), dev(a), a.size(), offset, fill, o->ptr);                                    \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> broadcast(T value, std::int64_t m) override {                                              \
+    auto o = out<T>(m, std::fabs(static_cast<double>(value)));                                         \
+    cuda_ops::fill(ctx(), value, o->ptr, m);                                                           \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> gather(const buffer<T>& a, const buffer<word>& idx) override {                             \
+    auto o = out<T>(idx.size(), bound_of(a));                                                          \
+    cuda_ops::gather(ctx(), dev(a), a.size(), dev(idx), o->ptr, idx.size());                           \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> gather_strided(const buffer<T>& a, std::int64_t st, std::int64_t sd, std::int64_t n) override { \
+    auto o = out<T>(n, bound_of(a));                                                                   \
+    cuda_ops::gather_strided(ctx(), dev(a), st, sd, o->ptr, n);                                        \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> scatter(const buffer<T>& d, const buffer<word>& idx, const buffer<T>& v) override {        \
+    auto o = out<T>(d.size());                                                                         \
+    cuda_ops::scatter(ctx(), dev(d), d.size(), dev(idx), dev(v), idx.size(), o->ptr);                  \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) override {  \
+    const std::int64_t count = cuda_ops::count_set(ctx(), dev(mask), mask.size());                     \
+    raise_device_error();                                                                              \
+    auto o = out<T>(count, bound_of(a));                                                               \
+    cuda_ops::compress(ctx(), dev(a), dev(mask), dev(pos), a.size(), o->ptr, count);                   \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> resize(const buffer<T>& a, std::int64_t m, T fill) override {                             \
+    auto o = out<T>(m);                                                                                \
+    cuda_ops::resize(ctx(), dev(a), a.size(), m, fill, o->ptr);                                        \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> revspec(const buffer<T>& a, const buffer<word>& f) override {                              \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::revspec(ctx(), dev(a), dev(f), o->ptr, a.size());                                        \
+    return o;                                                                                          \
+  }                                                                                                    \
+  handle<T> block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) override {         \
+    auto o = out<T>(a.size());                                                                         \
+    cuda_ops::block_prefix(ctx(), dev(a), f ? dev(*f) : nullptr, k, o->ptr, a.size());                 \
+    return o;                                                                                          \
+  }
+  MMV_CUDA_OVERRIDES(word)
+  MMV_CUDA_OVERRIDES(real)
+#undef MMV_CUDA_OVERRIDES
+
+  handle<word> mmu(const buffer<word>& a, const buffer<word>& w) override {
+    auto o = out<word>(a.size());
+    cuda_ops::mmu(ctx(), dev(a), bound_of(a), dev(w), bound_of(w), o->ptr, a.size() / config_.s);
+    return o;
+  }
+  handle<real> mmu(const buffer<real>& a, const buffer<real>& w) override {
+    auto o = out<real>(a.size());
+    cuda_ops::mmu(ctx(), dev(a), dev(w), o->ptr, a.size() / config_.s);
+    return o;
+  }
+  handle<word> shift_bits(op_code op, const buffer<word>& a, int k) override {
+    auto o = out<word>(a.size());
+    cuda_ops::shift_bits(ctx(), op, dev(a), k, o->ptr, a.size());
+    return o;
+  }
+  handle<word> extract_bit(const buffer<word>& a, const buffer<word>& k) override {
+    auto o = out<word>(a.size(), 1);
+    cuda_ops::extract_bit(ctx(), dev(a), dev(k), o->ptr, a.size());
+    return o;
+  }
+  handle<word> iota(std::int64_t m, word start, word step, std::int64_t block) override {
+    auto o = out<word>(m);
+    cuda_ops::iota(ctx(), start, step, block, o->ptr, m);
+    return o;
+  }
+  handle<word> lane_index(std::int64_t m, std::int64_t block) override {
+    auto o = out<word>(m, static_cast<double>(block));
+    cuda_ops::lane_index(ctx(), block, o->ptr, m);
+    return o;
+  }
+  handle<real> to_real(const buffer<word>& a) override {
+    auto o = out<real>(a.size());
+    cuda_ops::to_real(ctx(), dev(a), o->ptr, a.size());
+    return o;
+  }
+
+  // Timed mode: an event pair around every instruction. Span-only mode: one start event at the
+  // first instruction that is not a load. Either way the span runs from the first non-load.
+  void begin_instruction(std::int64_t seq, const char* op) override {
+    seq_ = seq;
+    names_.resize(static_cast<std::size_t>(seq) + 1);
+    names_[static_cast<std::size_t>(seq)] = op;
+    const bool compute = std::string(op) != "load";
+    if (!config_.time_instructions) {
+      if (compute && events_.empty()) {
+        events_.push_back({event(), nullptr});
+        first_compute_ = 0;
+        check(cudaEventRecord(events_.back().start, stream_), "event");
+      }
+      return;
+    }
+    if (compute && first_compute_ == SIZE_MAX) first_compute_ = events_.size();
+    events_.push_back({event(), event()});
+    check(cudaEventRecord(events_.back().start, stream_), "event");
+  }
+  void end_instruction(std::int64_t) override {
+    if (config_.time_instructions) check(cudaEventRecord(events_.back().stop, stream_), "event");
+    ++bracketed_;
+  }
+  measured_times collect_times() override {
+    measured_times t;
+    if (events_.empty() && bracketed_ == 0) return t;
+    if (events_.empty()) {  // span-only mode with nothing but loads
+      t.instruction_ns.assign(static_cast<std::size_t>(bracketed_), -1.0);
+      bracketed_ = 0;
+      return t;
+    }
+    cudaEvent_t last = events_.back().stop;
+    if (!config_.time_instructions) {  // up to the last read of a result, else up to now
+      last = result_read_ ? result_read_ : event();
+      if (!result_read_) check(cudaEventRecord(last, stream_), "event");
+      result_read_ = nullptr;
+    }
+    check(cudaStreamSynchronize(stream_), "synchronize");
+    raise_device_error();
+    for (const auto& e : events_) {
+      float ms = 0;
+      if (config_.time_instructions) check(cudaEventElapsedTime(&ms, e.start, e.stop), "event time");
+      t.instruction_ns.push_back(config_.time_instructions ? ms * 1e6 : -1.0);
+    }
+    if (!config_.time_instructions) t.instruction_ns.assign(static_cast<std::size_t>(bracketed_), -1.0);
+    float span = 0;
+    if (first_compute_ != SIZE_MAX) check(cudaEventElapsedTime(&span, events_[first_compute_].start, last), "event time");
+    t.span_ns = span * 1e6;
+    first_compute_ = SIZE_MAX;
+    staged_ = 0;
+    for (auto& e : events_) {
+      free_events_.push_back(e.start);
+      if (e.stop) free_events_.push_back(e.stop);
+    }
+    if (!config_.time_instructions) free_events_.push_back(last);
+    events_.clear();
+    bracketed_ = 0;
+    return t;
+  }
+
+ private:
+  struct event_pair {
+    cudaEvent_t start, stop;
+  };
+
+  cuda_ops::context ctx() const {
+    return cuda_ops::context{stream_, blas_, err_, seq_, config_.word_bits, config_.format == number_format::float32, config_.s};
+  }
+  cudaEvent_t event() {
+    if (!free_events_.empty()) {
+      cudaEvent_t e = free_events_.back();
+      free_events_.pop_back();
+      return e;
+    }
+    cudaEvent_t e;
+    check(cudaEventCreate(&e), "event");
+    return e;
+  }
+  double word_bound() const { return std::ldexp(1.0, config_.word_bits - 1); }
+  template <class T>
+  std::shared_ptr<device_buffer<T>> out(std::int64_t n, double bound = -1) {
+    if (bound < 0) bound = std::is_same_v<T, word> ? word_bound() : 0.0;
+    return std::make_shared<device_buffer<T>>(n, stream_, std::min(bound, word_bound()));
+  }
+  // Host -> device through a pinned staging arena, so that a load in the middle of an algorithm
+  // (a constant matrix) is an asynchronous copy, not a drain of the stream. The arena grows by
+  // doubling up to staging_max and is reused once the stream has been synchronised; a load
+  // larger than staging_max is copied synchronously.
+  template <class T>
+  handle<T> up(std::span<const T> v) {
+    double bound = 0;
+    for (const T x : v) bound = std::max(bound, std::fabs(static_cast<double>(x)));
+    auto o = out<T>(static_cast<std::int64_t>(v.size()), bound);
+    const std::size_t bytes = v.size() * sizeof(T);
+    if (bytes == 0) return o;
+    if (bytes > staging_max) {
+      check(cudaMemcpyAsync(o->ptr, v.data(), bytes, cudaMemcpyHostToDevice, stream_), "upload");
+      check(cudaStreamSynchronize(stream_), "upload");
+      return o;
+    }
+    if (staged_ + bytes > staging_bytes_) {
+      check(cudaStreamSynchronize(stream_), "upload");
+      staged_ = 0;
+      if (bytes > staging_bytes_) {
+        if (staging_) check(cudaFreeHost(staging_), "pinned staging");
+        staging_bytes_ = std::max(bytes, std::min(staging_max, 2 * staging_bytes_ + (std::size_t{1} << 16)));
+        check(cudaMallocHost(&staging_, staging_bytes_), "pinned staging");
+      }
+    }
+    std::memcpy(staging_ + staged_, v.data(), bytes);
+    check(cudaMemcpyAsync(o->ptr, staging_ + staged_, bytes, cudaMemcpyHostToDevice, stream_), "upload");
+    staged_ += (bytes + 255) / 256 * 256;
+    return o;
+  }
+  template <class T>
+  std::vector<T> down(const buffer<T>& v) {
+    std::vector<T> host(static_cast<std::size_t>(v.size()));
+    if (!config_.time_instructions && !events_.empty()) {  // the run's end: its result is read
+      if (!result_read_) result_read_ = event();
+      check(cudaEventRecord(result_read_, stream_), "event");
+    }
+    if (!host.empty())
+      check(cudaMemcpyAsync(host.data(), dev(v), host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_), "download");
+    check(cudaStreamSynchronize(stream_), "download");
+    staged_ = 0;
+    raise_device_error();
+    return host;
+  }
+  // Throws the first data error the device recorded (width_error or model_error).
+  void raise_device_error() {
+    cuda_ops::error_slot e{};
+    check(cudaMemcpy(&e, err_, sizeof e, cudaMemcpyDeviceToHost), "error slot");
+    if (e.kind == cuda_ops::no_error) return;
+    check(cudaMemset(err_, 0, sizeof e), "error slot");
+    const std::string op = e.seq >= 0 && static_cast<std::size_t>(e.seq) < names_.size() ? names_[static_cast<std::size_t>(e.seq)] : "?";
+    const __int128 value = (static_cast<__int128>(e.value_hi) << 64) | static_cast<unsigned long long>(e.value_lo);
+    if (e.kind == cuda_ops::width) {
+      std::string digits;
+      for (__int128 v = value < 0 ? -value : value; v != 0 || digits.empty(); v /= 10) digits.insert(digits.begin(), char('0' + int(v % 10)));
+      throw width_error(op, e.index, (value < 0 ? "-" : "") + digits, config_.word_bits);
+    }
+    const char* what = e.kind == cuda_ops::index_range ? "index out of range" : e.kind == cuda_ops::not_a_flag ? "flag/mask not 0 or 1" : "bit index outside the word";
+    throw model_error(op + ": " + what + " (value " + std::to_string(static_cast<long long>(value)) + " at position " +
+                      std::to_string(e.index) + ", found on the device)");
+  }
+
+  machine_config config_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  cuda_ops::error_slot* err_ = nullptr;
+  std::int64_t seq_ = 0;
+  std::int64_t bracketed_ = 0;
+  std::vector<std::string> names_;
+  std::vector<event_pair> events_;
+  std::vector<cudaEvent_t> free_events_;
+  std::size_t first_compute_ = SIZE_MAX;  // the first bracketed instruction that is not a load
+  static constexpr std::size_t staging_max = std::size_t{64} << 20;
+  char* staging_ = nullptr;
+  std::size_t staging_bytes_ = 0, staged_ = 0;
+  cudaEvent_t result_read_ = nullptr;  // span-only mode: recorded before each download
+};
+
+}  // namespace
+
+void register_cuda_backend() {
+  register_backend("cuda", [](const machine_config& c) { return std::make_unique<cuda_backend>(c); });
+}
+
+}  // namespace mmv::gpu

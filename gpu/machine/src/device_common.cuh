@@ -1,0 +1,70 @@
+// Shared device pieces of the cuda backend (internal): the grid-stride launcher, the error
+// report, the word-width test and float32 rounding.
+#pragma once
+#include "device_ops.hpp"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace mmv::cuda_ops {
+
+using wide = __int128;
+
+template <class F>
+__global__ void for_each_kernel(std::int64_t n, F f) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
+}
+
+// Throws std::runtime_error naming the failing CUDA call.
+inline void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Runs f(i) for i in [0, n) on the context's stream (grid-stride, 256 threads a block).
+template <class F>
+void for_each(const context& c, std::int64_t n, F f) {
+  if (n <= 0) return;
+  const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, 132 * 32);
+  for_each_kernel<<<static_cast<unsigned>(blocks), 256, 0, c.stream>>>(n, f);
+  check_cuda(cudaGetLastError(), "kernel launch");
+}
+
+// Records the first data error of the run (later ones are dropped).
+__device__ inline void report(error_slot* err, int kind, std::int64_t seq, std::int64_t index, wide value) {
+  if (atomicCAS(&err->kind, 0, -1) == 0) {
+    err->seq = seq;
+    err->index = index;
+    err->value_hi = static_cast<std::int64_t>(value >> 64);
+    err->value_lo = static_cast<std::int64_t>(static_cast<unsigned long long>(value));
+    __threadfence();
+    atomicExch(&err->kind, kind);
+  }
+}
+
+__host__ __device__ inline wide word_lo(int bits) { return -(wide(1) << (bits - 1)); }
+__host__ __device__ inline wide word_hi(int bits) { return (wide(1) << (bits - 1)) - 1; }
+
+// v as a B-bit word, or a width error (and 0) when it does not fit.
+__device__ inline word checked(const context& c, std::int64_t i, wide v) {
+  if (v < word_lo(c.word_bits) || v > word_hi(c.word_bits)) {
+    report(c.err, width, c.seq, i, v);
+    return 0;
+  }
+  return static_cast<word>(v);
+}
+
+__device__ inline real rounded(const context& c, real v) { return c.float32 ? static_cast<real>(static_cast<float>(v)) : v; }
+
+// A 0/1 flag, or a not_a_flag error (read as 0).
+__device__ inline word flag(const context& c, std::int64_t i, word f) {
+  if (f != 0 && f != 1) {
+    report(c.err, not_a_flag, c.seq, i, f);
+    return 0;
+  }
+  return f;
+}
+
+}  // namespace mmv::cuda_ops
