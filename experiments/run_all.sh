@@ -122,6 +122,8 @@ for algo in sscr scd; do
 done
 
 python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
+# Prediction against measurement, from the stored GPU results (no GPU needed).
+python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
 if ((unexpected_failures)); then
   echo "run_all.sh: some sweep points failed unexpectedly (listed in $out/summary.md)" >&2

@@ -62,6 +62,11 @@ double density_of_mean_length(const std::string& text) {
   return 1.0 / l;
 }
 
+std::string parse_backend(const std::string& text) {
+  if (text == "simulate" || text == "cuda") return text;
+  throw usage_error("--backend must be simulate or cuda (got " + text + ")");
+}
+
 report_format parse_format(const std::string& text) {
   if (text == "table") return report_format::table;
   if (text == "json") return report_format::json;
@@ -200,6 +205,9 @@ run_options parse_run(const std::vector<std::string>& args) {
        }},
       {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
+      {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
+      {"--profile", [&](const std::string& v) { o.profile = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
       {"--trace", [&] { o.trace = true; }}, {"--signed", [&] {
@@ -245,6 +253,9 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
       {"--seed", [&](const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
+      {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
+      {"--profile", [&](const std::string& v) { o.profile = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }},
                                                               {"--keep-failed", [&] { o.keep_failed = true; }}};
@@ -258,6 +269,34 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   if (o.bits.empty()) o.bits = {o.mode == number_format::float64 && !bits_given ? 64 : 32};
   if (o.densities.empty()) o.densities = {0.05};
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (o.backend == "cuda") o.jobs = 1;  // one GPU: points run one at a time, so their timings are not shared
+  return o;
+}
+
+calibrate_options parse_calibrate(const std::vector<std::string>& args) {
+  calibrate_options o;
+  const std::map<std::string, handler> options{
+      {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--out", [&](const std::string& v) { o.out = v; }},
+      {"--max-m", [&](const std::string& v) {
+         o.max_m = parse_count(v, "--max-m");
+         if (o.max_m < 256 || o.max_m > (std::int64_t{1} << 30)) throw usage_error("--max-m must be in 2^8..2^30 (got " + v + ")");
+       }},
+      {"--s", [&](const std::string& v) {
+         o.mmu_s.clear();
+         for (auto s : parse_count_list(v, "--s")) o.mmu_s.push_back(parse_int_in(std::to_string(s), "--s", 2, 4096));
+       }},
+      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
+      {"--seed", [&](const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
+      {"--device", [&](const std::string& v) { o.device_name = v; }},
+      {"--sm-clock", [&](const std::string& v) { o.sm_clock_mhz = parse_real(v, "--sm-clock"); }},
+      {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_real(v, "--memory-clock"); }},
+      {"--refit", [&](const std::string& v) { o.refit = v; }},
+  };
+  walk(args, options, {{"--quiet", [&] { o.quiet = true; }}},
+       [](const std::string& p) { throw usage_error("calibrate takes no argument (got '" + p + "')"); });
+  if (o.out.empty()) throw usage_error("calibrate needs --out FILE.json");
+  if (o.backend == "simulate" && o.refit.empty()) throw usage_error("calibrate times a device: it needs --backend cuda");
   return o;
 }
 

@@ -42,6 +42,9 @@ struct run_options {
   report_format format = report_format::table;   // --format: how the report is printed
   std::string dag_file;
   bool trace = false;
+  std::string backend = "simulate";  // --backend: who executes (simulate, cuda)
+  int repeat = 5;                    // --repeat: timed runs on a timing backend (median reported)
+  std::string profile;               // --profile FILE.json: predict the device time from the ledger
 };
 
 struct sweep_options {
@@ -56,10 +59,27 @@ struct sweep_options {
   int jobs = 0;  // 0: every available core
   bool quiet = false;
   bool keep_failed = false;  // --keep-failed: failed rows in --out count as done (still exit 1)
+  std::string backend = "simulate";  // --backend (cuda runs one point at a time)
+  int repeat = 5;                    // --repeat, as for run
+  std::string profile;               // --profile, as for run
 };
 
 struct list_options {
   report_format format = report_format::table;
+};
+
+struct calibrate_options {
+  std::string backend = "cuda";  // a timing backend
+  std::string out;               // --out FILE.json (required)
+  std::int64_t max_m = std::int64_t{1} << 24;  // --max-m: largest instruction length (m = 2^8, 2^10, ...)
+  double max_work = 0x1p36;      // MMU and REVSPEC points with m * s above this are skipped
+  std::vector<int> mmu_s{2, 4, 8, 16, 32, 64, 128};  // --s: tile sizes of the MMU and REVSPEC points
+  int repeat = 7;                // --repeat: timed issues per point (median), after one warm-up
+  std::uint64_t seed = 1;
+  bool quiet = false;
+  std::string device_name = "unknown";           // --device, as nvidia-smi names it
+  double sm_clock_mhz = 0, memory_clock_mhz = 0;  // --sm-clock, --memory-clock (for the record)
+  std::string refit;  // --refit FILE.json: fit again on that profile's stored timings (no device)
 };
 
 struct instructions_options {
@@ -72,6 +92,7 @@ run_options parse_run(const std::vector<std::string>& args);
 sweep_options parse_sweep(const std::vector<std::string>& args);
 list_options parse_list(const std::vector<std::string>& args);
 instructions_options parse_instructions(const std::vector<std::string>& args);
+calibrate_options parse_calibrate(const std::vector<std::string>& args);
 
 // "1024", "2^10": a non-negative integer. Throws usage_error naming `what`.
 std::int64_t parse_count(const std::string& text, const std::string& what);

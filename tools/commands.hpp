@@ -5,12 +5,15 @@
 
 namespace mmv::tool {
 
-// `mmvram instructions`: the instruction table with the costs cost.hpp charges; returns 0.
+// `mmvram instructions`: the instruction table with its prices (instruction_table.hpp); returns 0.
 int print_instructions(const instructions_options& options);
 // `mmvram list`: every registered algorithm, as a table or JSON (--format); returns 0.
 int print_list(const list_options& options);
 // `mmvram run`: one verified run, its report on stdout in --format; returns 0 when the result
 // verified, 1 (with one line on stderr) when it did not.
 int command_run(const run_options& options);
+// `mmvram calibrate`: times single instructions on a timing backend and writes the fitted device
+// profile (time_model.hpp) to --out; returns 0. Throws model_error where the backend is missing.
+int command_calibrate(const calibrate_options& options);
 
 }  // namespace mmv::tool

@@ -5,6 +5,10 @@
 #include "runner.hpp"
 #include "sweep.hpp"
 
+#if defined(MMVRAM_HAVE_CUDA_BACKEND)
+#include "mmvram/gpu/machine/cuda_backend.hpp"
+#endif
+
 #include <malloc.h>
 
 #include <iostream>
@@ -20,9 +24,10 @@ std::string usage_text() {
 
 commands:
   list [--format table|json]            algorithms, their units, step/work bounds and word width
-  instructions [--s S] [--m M]          the machine's instruction table with costs (cost.hpp)
+  instructions [--s S] [--m M]          the machine's instruction table with its prices
   run ALGO [options]                    run one algorithm, verify it, print its cost report
   sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
+  calibrate --out FILE.json [options]   time single instructions on the GPU, fit a device profile
   help                                  this text
 
 run options:
@@ -43,6 +48,9 @@ run options:
   --format F            report format: table | json | csv; default table
   --dag FILE.dot        write the dependency DAG as Graphviz DOT
   --trace               print every instruction (unit, op, region, length, cost, output)
+  --backend B           who executes: simulate (CPU) | cuda (GPU, timed); default simulate
+  --repeat R            cuda: timed runs behind the reported medians; default 5
+  --profile FILE.json   predict the device time (serial and DAG) from the ledger with this profile
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:
@@ -52,6 +60,15 @@ sweep options:
                         failed ones are run again (their old rows removed)
   --keep-failed         skip failed points too (they still make the exit code 1)
   --jobs J              parallel runs (default: every core); --quiet hides the progress bar
+  --backend B, --repeat R, --profile FILE.json   as for run (cuda: one point at a time)
+
+calibrate options:
+  --out FILE.json       the device profile to write (required); --backend cuda (the default)
+  --max-m M             largest instruction length, m = 2^8, 2^10, ... (default 2^24)
+  --s LIST              tile sizes of the MMU and REVSPEC points (default 2,4,8,16,32,64,128)
+  --repeat R            timed issues per point after a warm-up (default 7); --seed K; --quiet
+  --device NAME, --sm-clock MHZ, --memory-clock MHZ   recorded in the profile
+  --refit FILE.json     fit again on that profile's stored timings (CPU only) and write --out
 
 exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width overflow
 )";
@@ -90,6 +107,9 @@ std::string width_hint(const width_error& e) {
 
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) throw usage_error("missing command (try mmvram help)");
+#if defined(MMVRAM_HAVE_CUDA_BACKEND)
+  gpu::register_cuda_backend();
+#endif
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "help" || command == "--help" || command == "-h") {
@@ -100,6 +120,7 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "instructions") return print_instructions(parse_instructions(rest));
   if (command == "run") return command_run(parse_run(rest));
   if (command == "sweep") return run_sweep(parse_sweep(rest));
+  if (command == "calibrate") return command_calibrate(parse_calibrate(rest));
   throw usage_error("unknown command '" + command + "' (try mmvram help)");
 }
 

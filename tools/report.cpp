@@ -70,6 +70,14 @@ std::vector<field> fields(const run_report& r) {
       {"predicted_formula", kind::text, p ? std::optional(p->formula) : std::nullopt},
       {"output_length", kind::number, counted(r.outcome.output_length)},
       {"wall_time_s", kind::number, ran ? std::optional(num(r.wall_time_s, "%.6g")) : std::nullopt},
+      {"backend", kind::text, r.backend},
+      {"measured_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_ns, "%.1f")) : std::nullopt},
+      {"measured_span_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_span_ns, "%.1f")) : std::nullopt},
+      {"measured_end_to_end_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_end_to_end_ns, "%.1f")) : std::nullopt},
+      {"repetitions", kind::number, ran && r.measured ? std::optional(num(std::int64_t{r.repetitions})) : std::nullopt},
+      {"predicted_serial_ns", kind::number, ran && r.predicted_time ? std::optional(num(r.predicted_time->serial_ns, "%.1f")) : std::nullopt},
+      {"predicted_dag_ns", kind::number, ran && r.predicted_time ? std::optional(num(r.predicted_time->dag_ns, "%.1f")) : std::nullopt},
+      {"profile_device", kind::text, r.profile_device},
   };
 }
 
@@ -106,6 +114,7 @@ std::string json_costs(const unit_costs& u, std::int64_t depth_or_minus) {
   o << ", \"mmu_tile_products\": " << u.mmu.tile_products << ", \"mmu_multiply_adds\": " << u.mmu.multiply_adds
     << ", \"vcu_work_element_ops\": " << u.vcu.work << ", \"words_read\": " << u.total().words_read
     << ", \"words_written\": " << u.total().words_written;
+  if (u.measured_ns > 0) o << ", \"measured_ns\": " << num(u.measured_ns, "%.1f");
   return o.str();
 }
 
@@ -172,6 +181,18 @@ void print_json(std::ostream& out, const run_report& r) {
     }
     out << "\n  ]";
   }
+  if (!r.instructions.empty()) {
+    out << ",\n  \"instructions\": [";
+    for (std::size_t i = 0; i < r.instructions.size(); ++i) {
+      const auto& t = r.instructions[i];
+      out << (i ? ",\n" : "\n") << "    {\"op\": " << json_string(t.op) << ", \"unit\": " << json_string(to_string(t.where))
+          << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"work\": " << t.price.work
+          << ", \"words_read\": " << t.price.words_read << ", \"words_written\": " << t.price.words_written
+          << ", \"mmu_multiply_adds\": " << t.price.multiply_adds << ", \"depth_steps\": " << t.depth
+          << ", \"measured_ns\": " << (t.measured_ns >= 0 ? num(t.measured_ns, "%.1f") : std::string("null")) << "}";
+    }
+    out << "\n  ]";
+  }
   out << "\n}\n";
 }
 
@@ -224,7 +245,15 @@ void print_table(std::ostream& out, const run_report& r) {
   row("words written", t.total().words_written, std::nullopt);
   row("scalar ops (free)", t.scalar_ops, std::nullopt);
   out << "  formula: " << (p ? p->formula : std::string("(none)")) << "\n"
-      << "  wall time: " << num(r.wall_time_s, "%.4f") << " s\n\n";
+      << "  wall time: " << num(r.wall_time_s, "%.4f") << " s (" << r.backend << " backend)\n";
+  if (r.predicted_time)
+    out << "  predicted device time (" << r.profile_device << "): " << num(r.predicted_time->serial_ns / 1e3, "%.1f")
+        << " us serial, " << num(r.predicted_time->dag_ns / 1e3, "%.1f") << " us along the DAG\n";
+  if (r.measured)
+    out << "  device time (median of " << r.repetitions << "): " << num(r.measured_ns / 1e3, "%.1f")
+        << " us in the instructions, " << num(r.measured_span_ns / 1e3, "%.1f") << " us launched back to back, "
+        << num(r.measured_end_to_end_ns / 1e3, "%.1f") << " us end to end without per-instruction events\n";
+  out << "\n";
 
   std::size_t region_w = 12;
   for (const auto& entry : r.regions) region_w = std::max(region_w, entry.first.size());

@@ -3,6 +3,7 @@
 #pragma once
 #include "mmvram/algorithms/registry.hpp"
 #include "mmvram/model/ledger.hpp"
+#include "mmvram/model/time_model.hpp"
 
 #include <cstdint>
 #include <iosfwd>
@@ -30,6 +31,16 @@ struct run_report {
   std::optional<cost_prediction> predicted;
   algorithm_outcome outcome;
   double wall_time_s = 0;
+  std::string backend = "simulate";  // who executed the instructions
+  // Timing backends (cuda), medians over the timed repetitions: the sum of the instructions'
+  // device times, their span launched back to back with an event around each instruction, and
+  // the span with no event in between (end to end); per-instruction medians in `instructions`.
+  bool measured = false;
+  double measured_ns = 0, measured_span_ns = 0, measured_end_to_end_ns = 0;
+  int repetitions = 0;
+  std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
+  std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger
+  std::string profile_device;                     // the profile's GPU
   std::string error;  // a sweep point that raised an error instead of finishing
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;

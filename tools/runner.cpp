@@ -4,6 +4,8 @@
 
 #include "inputs.hpp"
 
+#include "mmvram/model/time_model.hpp"
+
 #include <algorithm>
 #include <fstream>
 
@@ -22,6 +24,53 @@ std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in)
   }
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+// On a timing backend: `repeat` runs with an event around every instruction (per-record and
+// span medians) and `repeat` runs with none in between (end-to-end median), each on a fresh
+// machine after the report's own run, which served as the warm-up.
+void time_on_device(const algorithm_entry& entry, const algorithm_input& input, machine_config config, int repeat,
+                    run_report& r) {
+  std::vector<std::vector<double>> per_record;
+  std::vector<double> spans, ends;
+  std::vector<instruction_record> records;
+  for (int k = 0; k < repeat; ++k) {
+    machine m(config);
+    entry.run(m, input);
+    m.collect_timing();
+    records = m.costs().records();
+    per_record.resize(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) per_record[i].push_back(records[i].measured_ns);
+    spans.push_back(m.costs().span_ns());
+  }
+  config.time_instructions = false;
+  for (int k = 0; k < repeat; ++k) {
+    machine m(config);
+    entry.run(m, input);
+    m.collect_timing();
+    ends.push_back(m.costs().span_ns());
+  }
+  r.measured = true;
+  r.repetitions = repeat;
+  r.measured_span_ns = median(spans);
+  r.measured_end_to_end_ns = median(ends);
+  r.measured_ns = 0;
+  for (auto& [name, u] : r.regions) u.measured_ns = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].measured_ns = median(per_record[i]);
+    if (records[i].where == unit::scalar) continue;
+    r.measured_ns += records[i].measured_ns;
+    r.regions[records[i].region].measured_ns += records[i].measured_ns;
+  }
+  r.totals.measured_ns = r.measured_ns;
+  r.instructions = std::move(records);
+}
+
 }  // namespace
 
 run_report run_once(const run_options& o) {
@@ -34,6 +83,8 @@ run_report run_once(const run_options& o) {
   config.format = o.mode;
   config.record_dag = !o.dag_file.empty();
   config.record_trace = o.trace;
+  config.backend = o.backend;
+  const std::optional<device_profile> profile = o.profile.empty() ? std::nullopt : std::optional(read_profile(o.profile));
   machine m(config);
 
   run_report r;
@@ -50,12 +101,23 @@ run_report run_once(const run_options& o) {
   r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
   r.predicted = entry.predicted(input, config);
 
+  r.backend = m.backend_name();
   r.outcome = entry.run(m, input);
+  m.collect_timing();
   r.wall_time_s = r.outcome.simulate_seconds;
 
   r.totals = m.costs().totals();
   r.depth = m.costs().depth();
   r.regions = m.costs().by_region();
+  if (m.costs().measured() && r.outcome.verified) {
+    machine_config timed = config;
+    timed.record_dag = false, timed.record_trace = false;
+    time_on_device(entry, input, timed, o.repeat, r);
+  }
+  if (profile) {
+    r.predicted_time = predict_time(*profile, m.costs().records(), o.mode != number_format::integer);
+    r.profile_device = profile->device;
+  }
   if (o.trace) r.trace = m.costs().records();
   if (!o.dag_file.empty()) {
     std::ofstream dot(o.dag_file);

@@ -31,7 +31,7 @@ namespace mmv::tool {
 
 namespace {
 
-const std::vector<std::string> key_columns{"algorithm", "mode", "word_bits", "s", "n", "density", "seed"};
+const std::vector<std::string> key_columns{"algorithm", "backend", "mode", "word_bits", "s", "n", "density", "seed"};
 
 // On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
 class progress_bar {
@@ -71,7 +71,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
         for (auto bits : o.bits)
           for (auto d : densities) {
             run_options r;
-            r.algorithm = e.name, r.s = s, r.bits = bits, r.mode = o.mode;
+            r.algorithm = e.name, r.s = s, r.bits = bits, r.mode = o.mode, r.backend = o.backend, r.repeat = o.repeat, r.profile = o.profile;
             r.input.n = n, r.input.density = d, r.input.seed = o.seed;
             points.push_back(r);
           }
@@ -84,7 +84,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
 run_report failed_point(const run_options& p, const std::string& error) {
   run_report r;
   const algorithm_entry& e = find_algorithm(p.algorithm);
-  r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random";
+  r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random", r.backend = p.backend;
   r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
   r.error = error.empty() ? "error" : error;
   return r;

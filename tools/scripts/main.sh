@@ -19,6 +19,10 @@ if [ -x "$bin/gpu/tools/mmvram-gpu" ] && nvidia-smi >/dev/null 2>&1; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr ' ' '_')
   "$bin/gpu/tools/mmvram-gpu" check --json "experiments/results/gpu_check_${gpu}.json"
   "$bin/gpu/tools/mmvram-gpu" bench --out "experiments/results/gpu_bench_${gpu}.json"
+  # The prediction experiment: calibrate on single instructions, then the algorithms on the
+  # cuda backend beside the profile's predictions (experiments/results/{profile,prediction}_*).
+  MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all
   python3 experiments/plot.py --gpu-only
+  python3 experiments/plot_prediction.py
 fi
 echo "main job done in ${SECONDS}s: see experiments/out/ (summary.md, PNG and SVG figures)"

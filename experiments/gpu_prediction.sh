@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The prediction experiment on a GPU (docs/prediction.md): calibrate a device profile on single
+# instructions, then run the algorithms on the cuda backend beside the profile's predictions.
+# Writes experiments/results/profile_<GPU>.json and prediction_<GPU>.csv (or under $1).
+#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|all]
+# Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (default 10),
+# MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tool=${MMVRAM:-$root/build/cuda/tools/mmvram}
+results=${1:-$root/experiments/results}
+what=${2:-all}
+repeat=${MMVRAM_REPEAT:-10}
+max_n=${MMVRAM_MAX_N:-2^22}
+mkdir -p "$results"
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+gpu=$(echo "$gpu_name" | awk '{print $2}')  # H100, H200, ...
+profile="$results/profile_$gpu.json"
+csv="$results/prediction_$gpu.csv"
+sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -n 1)
+mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | head -n 1)
+
+if [[ $what == calibrate || $what == all ]]; then
+  "$tool" calibrate --backend cuda --out "$profile" --max-m 2^26 --device "$gpu_name" --sm-clock "$sm" \
+    --memory-clock "$mem" --quiet
+fi
+if [[ $what == validate || $what == all ]]; then
+  common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)
+  # The main grid: n = 2^10, 2^14, ..., s in {2, 16, 128}, one segment and mean length 32.
+  "$tool" sweep matmul-scan hillis-steele-scan brent-kung-scan --n "2^10..$max_n:16" --s 2,16,128 --density 0 \
+    "${common[@]}" || true
+  "$tool" sweep sscr scd block-sscr schwartz-segmented-scan min-index-segmented-scan --n "2^10..$max_n:16" \
+    --s 2,16,128 --density 0,1/32 "${common[@]}" || true
+  # Large n at s = 16, one segment: where bandwidth decides.
+  "$tool" sweep matmul-scan hillis-steele-scan sscr scd schwartz-segmented-scan --n 2^24,2^26 --s 16 --density 0 \
+    "${common[@]}" || true
+  # Held out: sizes, s and densities the main grid does not use.
+  "$tool" sweep matmul-scan sscr scd block-sscr schwartz-segmented-scan --n 3000,300000,5000000 --s 12,64 \
+    --density 1/100 "${common[@]}" || true
+fi
+echo "gpu_prediction.sh: $profile $csv"

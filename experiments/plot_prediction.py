@@ -1,0 +1,207 @@
+"""Prediction against measurement: figures and a summary table drawn from stored results only.
+
+Reads experiments/results/prediction_<GPU>.csv (`mmvram sweep --backend cuda --profile ...`: the
+measured device times beside the times the profile predicts from the same ledger) and
+experiments/results/profile_<GPU>.json (`mmvram calibrate`). Writes into --out:
+- prediction_scatter: predicted (serial) against measured end-to-end time, log-log, one colour per
+  algorithm, with the ±15% band; held-out points (sizes, s and densities off the main grid) hollow.
+- prediction_time_vs_n: per algorithm, measured time and both predictions (serial, DAG) against n.
+- prediction_ratios: for each MMU algorithm and its VCU-only rival, the predicted and the measured
+  time ratio against n, beside the model's step ratio.
+- calibration_fit: every single-instruction training point, measured against fitted, per class.
+- a "Prediction against measurement" section appended to summary.md.
+usage: experiments/plot_prediction.py [--out experiments/out] [--results experiments/results]
+"""
+import argparse
+import csv
+import json
+import math
+import pathlib
+import statistics
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PAIRS = [("sscr", "schwartz-segmented-scan"), ("sscr", "min-index-segmented-scan"),
+         ("matmul-scan", "hillis-steele-scan"), ("matmul-scan", "brent-kung-scan"),
+         ("scd", "schwartz-segmented-scan"), ("block-sscr", "schwartz-segmented-scan")]
+MAIN_S = {2, 16, 128}
+
+
+def read_rows(results):
+    rows = []
+    for path in sorted(results.glob("prediction_*.csv")):
+        gpu = path.stem[len("prediction_"):]
+        for r in csv.DictReader(open(path)):
+            if r.get("verified") != "true" or not r.get("measured_end_to_end_ns") or not r.get("predicted_serial_ns"):
+                continue
+            r["gpu"] = gpu
+            for k in ("n", "s", "steps", "measured_ns", "measured_span_ns", "measured_end_to_end_ns",
+                      "predicted_serial_ns", "predicted_dag_ns", "density"):
+                r[k] = float(r[k])
+            rows.append(r)
+    return rows
+
+
+def held_out(r):
+    return int(r["s"]) not in MAIN_S or math.log2(r["n"]) % 2 != 0
+
+
+def rel_err(pred, meas):
+    return (pred - meas) / meas
+
+
+def figure_scatter(out, rows, save):
+    fig, ax = plt.subplots(figsize=(7.5, 6.5))
+    for algo in sorted({r["algorithm"] for r in rows}):
+        mine = [r for r in rows if r["algorithm"] == algo]
+        main = [r for r in mine if not held_out(r)]
+        held = [r for r in mine if held_out(r)]
+        line = ax.scatter([r["measured_end_to_end_ns"] / 1e3 for r in main], [r["predicted_serial_ns"] / 1e3 for r in main],
+                          s=14, label=algo)
+        ax.scatter([r["measured_end_to_end_ns"] / 1e3 for r in held], [r["predicted_serial_ns"] / 1e3 for r in held],
+                   s=18, facecolors="none", edgecolors=line.get_facecolor())
+    lo = min(min(r["measured_end_to_end_ns"], r["predicted_serial_ns"]) for r in rows) / 1e3 / 1.5
+    hi = max(max(r["measured_end_to_end_ns"], r["predicted_serial_ns"]) for r in rows) / 1e3 * 1.5
+    xs = [lo, hi]
+    ax.plot(xs, xs, "k-", lw=0.8, label="predicted = measured")
+    ax.fill_between(xs, [x * 0.85 for x in xs], [x * 1.15 for x in xs], color="grey", alpha=0.25, label="±15%")
+    ax.set(xscale="log", yscale="log", xlabel="measured end-to-end time (µs)", ylabel="predicted time, serial (µs)",
+           title=f"Prediction against measurement ({rows[0]['gpu']}; hollow: held-out points)")
+    ax.legend(fontsize=7, ncol=2)
+    save(fig, out / "prediction_scatter")
+
+
+def figure_time(out, rows, save):
+    algos = sorted({r["algorithm"] for r in rows})
+    cols = 3
+    fig, axes = plt.subplots((len(algos) + cols - 1) // cols, cols, figsize=(15, 3.6 * ((len(algos) + cols - 1) // cols)),
+                             squeeze=False)
+    for ax in axes.flatten()[len(algos):]:
+        ax.set_visible(False)
+    for ax, algo in zip(axes.flatten(), algos):
+        mine = [r for r in rows if r["algorithm"] == algo and int(r["s"]) == 16 and not held_out(r)]
+        density = min({r["density"] for r in mine}, default=0)
+        mine = sorted([r for r in mine if r["density"] == density], key=lambda r: r["n"])
+        if not mine:
+            ax.set_visible(False)
+            continue
+        n = [r["n"] for r in mine]
+        ax.plot(n, [r["measured_end_to_end_ns"] / 1e3 for r in mine], "ko-", ms=3, label="measured, end to end")
+        ax.plot(n, [r["measured_ns"] / 1e3 for r in mine], "k:", label="measured, sum of instructions")
+        ax.plot(n, [r["predicted_serial_ns"] / 1e3 for r in mine], "C0-", label="predicted, serial")
+        ax.plot(n, [r["predicted_dag_ns"] / 1e3 for r in mine], "C1--", label="predicted, DAG")
+        ax.set(xscale="log", yscale="log", title=f"{algo} (s = 16, density {density:g})", xlabel="n", ylabel="µs")
+        ax.legend(fontsize=6)
+    save(fig, out / "prediction_time_vs_n")
+
+
+def ratio_series(rows, a, b, s):
+    by = {}
+    for r in rows:
+        if int(r["s"]) == s and r["density"] == 0 and r["algorithm"] in (a, b) and not held_out(r):
+            by.setdefault(r["n"], {})[r["algorithm"]] = r
+    out = []
+    for n in sorted(by):
+        if a in by[n] and b in by[n]:
+            x, y = by[n][a], by[n][b]
+            out.append((n, x["predicted_serial_ns"] / y["predicted_serial_ns"],
+                        x["measured_end_to_end_ns"] / y["measured_end_to_end_ns"], x["steps"] / y["steps"]))
+    return out
+
+
+def figure_ratios(out, rows, save):
+    pairs = [(a, b) for a, b in PAIRS if ratio_series(rows, a, b, 16)]
+    if not pairs:
+        return
+    fig, axes = plt.subplots(1, len(pairs), figsize=(4.2 * len(pairs), 3.8), squeeze=False)
+    for ax, (a, b) in zip(axes[0], pairs):
+        series = ratio_series(rows, a, b, 16)
+        n = [p[0] for p in series]
+        ax.plot(n, [p[1] for p in series], "C0-", label="predicted time ratio")
+        ax.plot(n, [p[2] for p in series], "ko-", ms=3, label="measured time ratio")
+        ax.plot(n, [p[3] for p in series], "C2:", label="step ratio (model)")
+        ax.axhline(1, color="grey", lw=0.6)
+        ax.set(xscale="log", yscale="log", title=f"{a} / {b} (s = 16)", xlabel="n")
+        ax.legend(fontsize=6)
+    save(fig, out / "prediction_ratios")
+
+
+def figure_calibration(out, profile_paths, save):
+    for path in profile_paths:
+        prof = json.load(open(path))
+        pts = prof.get("training_points", [])
+        classes = sorted({p["class"] for p in pts})
+        if not classes:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 6))
+        for c in classes:
+            mine = [p for p in pts if p["class"] == c]
+            m = prof["classes"][c]
+            ax.scatter([p["measured_ns"] / 1e3 for p in mine], [p["predicted_ns"] / 1e3 for p in mine], s=10,
+                       label=f"{c} (median residual {m['residual_median']:.1%})")
+        lo = min(p["measured_ns"] for p in pts) / 1e3 / 1.5
+        hi = max(p["measured_ns"] for p in pts) / 1e3 * 1.5
+        ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
+        ax.set(xscale="log", yscale="log", xlabel="measured (µs)", ylabel="fitted (µs)",
+               title=f"Calibration on single instructions ({prof['device']}, {prof['date']})")
+        ax.legend(fontsize=7)
+        save(fig, out / "calibration_fit")
+
+
+def summary_lines(rows):
+    lines = ["", "## Prediction against measurement (GPU, from experiments/results/prediction_*.csv)", "",
+             "Relative error of the serial prediction against the measured end-to-end time (median, worst) and the share "
+             "of points inside the target (±15% for n ≥ 2^20, ±25% below); held-out points apart.", "",
+             "| algorithm | points | median error | worst error | within target | held-out points | held-out median error |",
+             "|---|---|---|---|---|---|---|"]
+    for algo in sorted({r["algorithm"] for r in rows}):
+        mine = [r for r in rows if r["algorithm"] == algo]
+        main = [r for r in mine if not held_out(r)]
+        held = [r for r in mine if held_out(r)]
+        errs = [rel_err(r["predicted_serial_ns"], r["measured_end_to_end_ns"]) for r in main]
+        ok = [abs(e) <= (0.15 if r["n"] >= 2 ** 20 else 0.25) for e, r in zip(errs, main)]
+        herr = [abs(rel_err(r["predicted_serial_ns"], r["measured_end_to_end_ns"])) for r in held]
+        worst = max(errs, key=abs) if errs else float("nan")
+        lines.append(f"| {algo} | {len(main)} | {statistics.median([abs(e) for e in errs]) if errs else float('nan'):.1%} | "
+                     f"{worst:+.1%} | {sum(ok)}/{len(ok)} | {len(held)} | "
+                     f"{statistics.median(herr) if herr else float('nan'):.1%} |")
+    lines += ["", "| pair (s = 16, one segment) | n | predicted ratio | measured ratio | step ratio |", "|---|---|---|---|---|"]
+    for a, b in PAIRS:
+        for n, pred, meas, steps in ratio_series(rows, a, b, 16):
+            lines.append(f"| {a} / {b} | 2^{int(math.log2(n))} | {pred:.3f} | {meas:.3f} | {steps:.3f} |")
+    return lines
+
+
+def main():
+    here = pathlib.Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=here / "out", type=pathlib.Path)
+    parser.add_argument("--results", default=here / "results", type=pathlib.Path)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    def save(fig, stem):
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(f"{stem}.{ext}", dpi=110)
+        plt.close(fig)
+
+    rows = read_rows(args.results) if args.results.exists() else []
+    profiles = sorted(args.results.glob("profile_*.json")) if args.results.exists() else []
+    figure_calibration(args.out, profiles, save)
+    if not rows:
+        print("plot_prediction.py: no prediction_*.csv in", args.results, "(run the GPU experiment first)")
+        return
+    figure_scatter(args.out, rows, save)
+    figure_time(args.out, rows, save)
+    figure_ratios(args.out, rows, save)
+    with open(args.out / "summary.md", "a") as f:
+        f.write("\n".join(summary_lines(rows)) + "\n")
+    print("plot_prediction.py: figures and the summary section in", args.out)
+
+
+if __name__ == "__main__":
+    main()

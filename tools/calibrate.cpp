@@ -1,0 +1,150 @@
+// `mmvram calibrate`: times single instructions on a timing backend over a grid of sizes (and
+// s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth
+// (+ work / rate where the class has work beyond its bytes). Never fitted on whole algorithms.
+#include "commands.hpp"
+
+#include "mmvram/model/machine.hpp"
+#include "mmvram/model/time_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <functional>
+#include <iostream>
+#include <random>
+
+namespace mmv::tool {
+
+namespace {
+
+machine_config config_of(const calibrate_options& o, int s, number_format f) {
+  machine_config c;
+  c.backend = o.backend;
+  c.s = s;
+  c.format = f;
+  c.word_bits = f == number_format::float64 ? 64 : 32;
+  c.record_dag = false;
+  c.iterated_addition_limit = 64;
+  return c;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Runs `issue` repeat + 1 times on `m` (the first is a warm-up) and returns the median device
+// time of the instruction it records last, with that record.
+std::pair<double, instruction_record> time_one(machine& m, int repeat, const std::function<void()>& issue) {
+  std::vector<double> ns;
+  instruction_record last;
+  for (int k = 0; k <= repeat; ++k) {
+    issue();
+    m.collect_timing();
+    last = m.costs().records().back();
+    if (k > 0) ns.push_back(last.measured_ns);
+  }
+  return {median(ns), last};
+}
+
+std::vector<word> random_words(std::int64_t m, word hi, std::mt19937_64& rng) {
+  std::vector<word> v(static_cast<std::size_t>(m));
+  std::uniform_int_distribution<word> d(0, hi);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+}  // namespace
+
+namespace {
+// The table of the fitted classes, one line each.
+void print_classes(const device_profile& p, const std::string& out) {
+  std::printf("%-14s %12s %14s %14s %10s %10s %6s\n", "class", "latency_us", "bandwidth_GB/s", "rate_Gop/s", "resid_med",
+              "resid_max", "points");
+  for (const auto& [cls, m] : p.classes)
+    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d\n", cls.c_str(), m.latency_ns / 1e3,
+                m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
+                m.residual_median, m.residual_max, m.points);
+  std::printf("profile written to %s\n", out.c_str());
+}
+}  // namespace
+
+int command_calibrate(const calibrate_options& o) {
+  if (!o.refit.empty()) {  // fit again on the stored single-instruction timings, no device needed
+    device_profile p = read_profile(o.refit);
+    fit_profile(p, p.points);
+    write_profile(o.out, p);
+    print_classes(p, o.out);
+    return 0;
+  }
+  device_profile p;
+  p.backend = o.backend;
+  p.device = o.device_name;
+  p.sm_clock_mhz = o.sm_clock_mhz, p.memory_clock_mhz = o.memory_clock_mhz;
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  p.date = date;
+  std::mt19937_64 rng(o.seed);
+  std::map<std::string, std::vector<training_point>> by_class;
+  const auto record = [&](const std::string& cls, std::int64_t m, int s, const std::pair<double, instruction_record>& t) {
+    training_point pt{cls, t.second.op, m, s, record_bytes(t.second, p.bytes_per_word), class_work(t.second), t.first, 0};
+    by_class[cls].push_back(pt);
+    if (!o.quiet) std::fprintf(stderr, "calibrate %-12s %-10s m=%-10lld s=%-4d %12.1f ns\n", cls.c_str(), pt.op.c_str(),
+                               static_cast<long long>(m), s, t.first);
+  };
+
+  for (std::int64_t m = 256; m <= o.max_m; m *= 4) {
+    machine w(config_of(o, 16, number_format::integer));
+    const word_vec x = w.load<word>(random_words(m, 1000, rng), "x"), y = w.load<word>(random_words(m, 1000, rng), "y");
+    const word_vec f = w.load<word>(random_words(m, 1, rng), "f");
+    // Streaming VCU instructions of 0 to 3 operands.
+    record("stream", m, 16, time_one(w, o.repeat, [&] { w.add(x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, [&] { w.add(x, word{3}); }));
+    record("stream", m, 16, time_one(w, o.repeat, [&] { w.select(f, x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, [&] { w.broadcast(word{7}, m); }));
+    record("stream", m, 16, time_one(w, o.repeat, [&] { w.shift(x, 1, word{0}); }));
+    // Gather at sorted random positions (the algorithms gather per segment, monotonically).
+    std::vector<word> idx = random_words(m, m - 1, rng);
+    std::sort(idx.begin(), idx.end());
+    const word_vec gi = w.load<word>(idx, "idx");
+    record("gather", m, 16, time_one(w, o.repeat, [&] { w.gather(x, gi); }));
+    // Scatter of m/16 values at stride 16 (MatMulScan's carries), compress at density 1/32.
+    const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
+    record("scatter", m, 16, time_one(w, o.repeat, [&] { w.scatter(x, si, sv); }));
+    std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
+    word rank = 0;
+    for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = rng() % 32 == 0, pos[i] = rank, rank += mask[i];
+    const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
+    record("compress", m, 16, time_one(w, o.repeat, [&] { w.compress(x, mk, ps); }));
+    for (int s : o.mmu_s) {
+      if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
+      machine ms(config_of(o, s, number_format::integer));
+      const word_vec xs = ms.load<word>(random_words(m, 1000, rng), "x"), fs = ms.load<word>(random_words(m, 1, rng), "f");
+      record("revspec", m, s, time_one(ms, o.repeat, [&] { ms.revspec(xs, fs); }));
+      std::vector<word> ones(static_cast<std::size_t>(s) * s);
+      for (int k = 0; k < s; ++k)
+        for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+      const word_vec wm = ms.load<word>(ones, "w");
+      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, [&] { ms.mmu(xs, wm); }));
+      machine mr(config_of(o, s, number_format::float64));
+      std::vector<real> xr(static_cast<std::size_t>(m)), onesr(ones.begin(), ones.end());
+      std::uniform_real_distribution<real> u(0, 1);
+      for (auto& v : xr) v = u(rng);
+      const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
+      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, [&] { mr.mmu(xrv, wr); }));
+    }
+    const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
+    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, [&] { w.block_prefix_sum(x, k); }));
+  }
+
+  std::vector<training_point> points;
+  for (auto& [cls, pts] : by_class) points.insert(points.end(), pts.begin(), pts.end());
+  fit_profile(p, std::move(points));
+  write_profile(o.out, p);
+  print_classes(p, o.out);
+  return 0;
+}
+
+}  // namespace mmv::tool
