@@ -42,6 +42,13 @@ struct run_options {
   report_format format = report_format::table;   // --format: how the report is printed
   std::string dag_file;
   bool trace = false;
+  bool strict_pricing = false;  // --strict-pricing: also the run re-priced by the strict rules
+};
+
+struct predict_options {
+  std::vector<std::string> algorithms;
+  std::vector<std::int64_t> ns;  // up to 2^62: closed forms only, nothing is simulated
+  std::vector<int> ss;
 };
 
 struct sweep_options {
@@ -72,6 +79,7 @@ run_options parse_run(const std::vector<std::string>& args);
 sweep_options parse_sweep(const std::vector<std::string>& args);
 list_options parse_list(const std::vector<std::string>& args);
 instructions_options parse_instructions(const std::vector<std::string>& args);
+predict_options parse_predict(const std::vector<std::string>& args);
 
 // "1024", "2^10": a non-negative integer. Throws usage_error naming `what`.
 std::int64_t parse_count(const std::string& text, const std::string& what);

@@ -12,5 +12,8 @@ int print_list(const list_options& options);
 // `mmvram run`: one verified run, its report on stdout in --format; returns 0 when the result
 // verified, 1 (with one line on stderr) when it did not.
 int command_run(const run_options& options);
+// `mmvram predict`: the closed-form counts of scans as CSV (algorithm, n, s, steps, depth), for
+// sizes beyond simulation; model_error for an algorithm without a closed form in n and s.
+int print_predictions(const predict_options& options);
 
 }  // namespace mmv::tool

@@ -23,6 +23,7 @@ commands:
   instructions [--s S] [--m M]          the machine's instruction table with costs (cost.hpp)
   run ALGO [options]                    run one algorithm, verify it, print its cost report
   sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
+  predict ALGO... --n LIST [--s LIST]   closed-form counts of scans as CSV (n up to 2^40, nothing runs)
   help                                  this text
 
 run options:
@@ -43,6 +44,8 @@ run options:
   --format F            report format: table | json | csv; default table
   --dag FILE.dot        write the dependency DAG as Graphviz DOT
   --trace               print every instruction (unit, op, region, length, cost, output)
+  --strict-pricing      also the run re-priced strictly: gather/scatter/compress as sorting
+                        networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:
@@ -100,6 +103,7 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "instructions") return print_instructions(parse_instructions(rest));
   if (command == "run") return command_run(parse_run(rest));
   if (command == "sweep") return run_sweep(parse_sweep(rest));
+  if (command == "predict") return print_predictions(parse_predict(rest));
   throw usage_error("unknown command '" + command + "' (try mmvram help)");
 }
 

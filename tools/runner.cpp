@@ -34,6 +34,7 @@ run_report run_once(const run_options& o) {
   config.format = o.mode;
   config.record_dag = !o.dag_file.empty();
   config.record_trace = o.trace;
+  if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
   machine m(config);
 
   run_report r;
@@ -57,6 +58,7 @@ run_report run_once(const run_options& o) {
   r.depth = m.costs().depth();
   r.regions = m.costs().by_region();
   if (o.trace) r.trace = m.costs().records();
+  if (o.strict_pricing) r.strict = strict_pricing(m.costs().records());
   if (!o.dag_file.empty()) {
     std::ofstream dot(o.dag_file);
     if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");
