@@ -278,7 +278,8 @@ std::vector<algorithm_entry> make_table() {
                by_size(&iterated_addition_scan_predicted_cost), &iterated_addition_block});
   t.push_back({"iterated-addition-segmented-scan",
                "segmented scan, k-ary tree of segmented iterated additions, k = max(2, ceil(log2 n))",
-               "VCU+iadd", "11 ceil(log_k n)-10", "O(n log n)", segment_bits,
+               "VCU+iadd", "11 ceil(log_k n)-10", "O(n log n)",
+               "1 + ceil(log2(max(L M, n/k) + 1)), L, M as above",
                input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) {
                  return iterated_addition_segmented_scan(m, x, f);
