@@ -105,15 +105,6 @@ def closed_form_agreement(closed, mmu, vcu):
     return shared, differ
 
 
-def best_vcu_steps(vcu):
-    """n -> the fewest steps of a VCU-only segmented scan (the baselines SSCR competes with)."""
-    best = {}
-    for r in vcu:
-        if r["algorithm"] in VCU_SEGMENTED:
-            best[r["n"]] = min(best.get(r["n"], r["steps"]), r["steps"])
-    return best
-
-
 def read_gpu_bench(results_dir):
     """Rows of every `mmvram-gpu-bench/1` JSON in results_dir, each with its file's GPU name."""
     rows = []
