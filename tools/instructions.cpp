@@ -23,6 +23,8 @@ struct instruction_row {
 
 std::vector<instruction_row> rows(std::int64_t m, std::int64_t s) {
   const std::int64_t rows_of_s = (m + s - 1) / s;
+  std::int64_t k = 2;  // the iterated-addition block the scans use on m elements: max(2, ceil(log2 m))
+  while ((std::int64_t{1} << k) < m) ++k;
   return {
       {"load", unit::scalar, "host transfer (free)", cost_of_scalar(m, m), "0 steps; m words in, m out"},
       {"add sub", unit::vcu, "AC0: B-bit adder", cost_of_vcu(m, 2 * m), "1 step, work m"},
@@ -43,6 +45,10 @@ std::vector<instruction_row> rows(std::int64_t m, std::int64_t s) {
       {"compress", unit::vcu, "AC0: addressed write, given ranks", cost_of_vcu(m, 3 * m), "1 step, work = kept"},
       {"resize", unit::vcu, "wiring", cost_of_vcu(m, m), "1 step, work m"},
       {"revspec", unit::vcu, "AC0: s-way priority select + adder", cost_of_revspec(m, s), "1 step, work m*s"},
+      {"block-prefix", unit::vcu, "AC0 if k <= polylog n (optional)", cost_of_iterated_addition(m, k, m),
+       "1 step, work m*k, k = ceil(log2 m) shown"},
+      {"block-seg-prefix", unit::vcu, "AC0 if k <= polylog n (optional)", cost_of_iterated_addition(m, k, 2 * m),
+       "1 step, work m*k, k = ceil(log2 m) shown"},
       {"mul mul-const div", unit::vcu, "IEEE unit (float modes only)", cost_of_vcu(m, 2 * m), "1 step, work m"},
       {"exp log to-real", unit::vcu, "IEEE unit (float modes only)", cost_of_vcu(m, m), "1 step, work m"},
       {"mmu", unit::mmu, "matrix unit: (m/s x s)(s x s)", cost_of_mmu(rows_of_s, s),
@@ -66,7 +72,8 @@ int print_instructions(const instructions_options& o) {
               << r.price.tile_products << std::setw(w) << r.price.words_read << std::setw(w) << r.price.words_written
               << "  " << r.formula << "\n";
   std::cout << "\nThe VCU never scans, reduces or multiplies two integer words in one step; the MMU is the only\n"
-               "unit that sums s terms at once. See docs/model.md for the definitions.\n";
+               "unit that sums s terms at once, except for the optional iterated additions (off unless a machine\n"
+               "allows them), which sum k <= polylog(n) words. See docs/model.md for the definitions.\n";
   return 0;
 }
 
