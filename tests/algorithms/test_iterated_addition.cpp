@@ -151,4 +151,11 @@ TEST_CASE("iterated-addition scans and the word width", "[iterated][width]") {
   v[10] += 1;
   auto seg_over = make_machine(len, 16);
   CHECK_THROWS_AS(mmv::iterated_addition_segmented_scan(seg_over, seg_over.load(v), seg_over.load(f)), mmv::width_error);
+  // Its iota indices reach ceil(n/k) - 1: n = 2000 (k = 11) needs max(L M, n/k) = 181.8, i.e.
+  // B = 9, even when every segment is one zero.
+  const std::vector<word> zeros(2000, 0), heads(2000, 1);
+  auto nine = make_machine(2000, 9);
+  CHECK(nine.read(mmv::iterated_addition_segmented_scan(nine, nine.load(zeros), nine.load(heads))) == zeros);
+  auto eight = make_machine(2000, 8);
+  CHECK_THROWS_AS(mmv::iterated_addition_segmented_scan(eight, eight.load(zeros), eight.load(heads)), mmv::width_error);
 }
