@@ -14,9 +14,15 @@ INT_COLUMNS = {
 FLOAT_COLUMNS = {"density", "max_abs_error", "tolerance", "wall_time_s"}
 
 # Algorithms by unit mix: the VCU-only ones do not use s.
-VCU_ONLY = ["hillis-steele-scan", "brent-kung-scan", "schwartz-segmented-scan", "min-index-segmented-scan"]
-VCU_SEGMENTED = ["schwartz-segmented-scan", "min-index-segmented-scan"]
+VCU_ONLY = ["hillis-steele-scan", "brent-kung-scan", "schwartz-segmented-scan", "min-index-segmented-scan",
+            "iterated-addition-scan", "iterated-addition-segmented-scan"]
+VCU_SEGMENTED = ["schwartz-segmented-scan", "min-index-segmented-scan", "iterated-addition-segmented-scan"]
 MMU = ["matmul-scan", "scd", "sscr", "block-sscr"]
+# The best VCU-only rival: O(log n / log log n) steps with the iterated-addition instructions the
+# lower bound's AC[0] circuits allow (docs/lower_bound.md); Schwartz is the Theta(log n) context.
+RIVAL = "iterated-addition-segmented-scan"
+CONTEXT = "schwartz-segmented-scan"
+CROSS_S = [2 ** k for k in range(1, 11)]  # s of the crossover: 2 .. 1024
 
 
 def _convert(row):
@@ -75,13 +81,28 @@ def bound_vcu(n):
     return math.log2(n) / math.log2(math.log2(n))
 
 
-def best_vcu_steps(vcu):
-    """n -> the fewest steps of a VCU-only segmented scan (the baselines SSCR competes with)."""
-    best = {}
-    for r in vcu:
-        if r["algorithm"] in VCU_SEGMENTED:
-            best[r["n"]] = min(best.get(r["n"], r["steps"]), r["steps"])
-    return best
+def steps_by_point(closed, mmu, vcu):
+    """(algorithm, s) -> {n: steps}: the closed forms of `mmvram closed-forms` (closed_forms.csv) when
+    present, else the sweeps' ledger counts. VCU-only algorithms are keyed with s = None."""
+    table = {}
+    for r in closed or (mmu + vcu):
+        s = None if r["algorithm"] in VCU_ONLY else r["s"]
+        table.setdefault((r["algorithm"], s), {})[r["n"]] = r["steps"]
+    return table
+
+
+def closed_form_agreement(closed, mmu, vcu):
+    """(points a sweep and the closed forms share, the (algorithm, n, s) among them whose steps or
+    depth differ): the closed forms must equal the ledger wherever both exist."""
+    forms = {(r["algorithm"], r["n"], r["s"]): (r["steps"], r["depth_steps"]) for r in closed}
+    shared, differ = 0, []
+    for r in mmu + vcu:
+        key = (r["algorithm"], r["n"], r["s"])
+        if key in forms:
+            shared += 1
+            if forms[key] != (r["steps"], r["depth_steps"]):
+                differ.append(key)
+    return shared, differ
 
 
 def read_gpu_bench(results_dir):

@@ -25,7 +25,8 @@ STYLE = {
     "matmul-scan": ("tab:blue", "-"), "scd": ("tab:orange", "-"), "sscr": ("tab:green", "-"),
     "block-sscr": ("tab:red", "-"), "hillis-steele-scan": ("tab:gray", "--"),
     "brent-kung-scan": ("tab:brown", "--"), "schwartz-segmented-scan": ("tab:purple", "--"),
-    "min-index-segmented-scan": ("tab:pink", "--"), "decayed-scan-stable": ("tab:olive", "-"),
+    "min-index-segmented-scan": ("tab:pink", "--"), "iterated-addition-scan": ("black", "--"),
+    "iterated-addition-segmented-scan": ("tab:red", "--"), "decayed-scan-stable": ("tab:olive", "-"),
     "spmv": ("tab:cyan", "-"), "elementwise-product": ("tab:blue", "-"), "matrix-product": ("tab:orange", "-"),
 }
 
@@ -84,55 +85,62 @@ def figure_vs_n(out, mmu, vcu, field, name, ylabel, per_element=False):
     save(fig, out, name)
 
 
-def figure_crossover(out, mmu, vcu):
+def figure_crossover(out, points):
     """Left: the bounds' ratio (log n / log log n) / log_s n, above 1 exactly when s > log2 n.
-    Middle: measured steps of the best VCU-only segmented scan / steps of SSCR and block SSCR.
-    Right: the measured crossovers against the s >= log2 n region."""
-    best = data.best_vcu_steps(vcu)
-    crossings = summary.crossings(mmu, vcu)
+    Middle: steps of the best VCU-only rival / steps of SSCR and block SSCR against n (closed forms
+    up to 2^40 when closed_forms.csv exists), Schwartz / SSCR as context. Right: from which n each
+    MMU algorithm beats the rival, against the s >= log2 n region."""
+    rival = points.get((data.RIVAL, None), {})
+    context = points.get((data.CONTEXT, None), {})
+    found = summary.crossings(points)
     fig, (theory, left, right) = plt.subplots(1, 3, figsize=(18, 5.2))
     cmap = plt.get_cmap("viridis")
+    ss = [s for s in data.CROSS_S if ("sscr", s) in points]
+    color = {s: cmap(i / max(1, len(ss) - 1)) for i, s in enumerate(ss)}
     ks = [2 ** (e / 8) for e in range(8, 8 * 9 + 1)]  # log2 n from 2 to 512
-    for i, s in enumerate(S_VALUES):
-        theory.plot(ks, [data.bound_vcu(2 ** min(k, 1000)) / (k / math.log2(s)) for k in ks],
-                    color=cmap(i / (len(S_VALUES) - 1)), label=f"s = {s}: crosses 1 at log2 n = {s}")
+    for s in ss:
+        theory.plot(ks, [data.bound_vcu(2 ** min(k, 1000)) / (k / math.log2(s)) for k in ks], color=color[s],
+                    label=f"s = {s}: crosses 1 at log2 n = {s}")
     theory.axhline(1, color="black", lw=1)
     theory.set_xscale("log", base=2)
     theory.set_xlabel("log2 n (n in elements)")
     theory.set_ylabel("(log2 n / log2 log2 n) / log_s n  (= log2 s / log2 log2 n)")
     theory.set_title("bounds: > 1 where O(log_s n) is below the VCU-only bound")
-    theory.legend(fontsize=8)
+    theory.legend(fontsize=7, ncol=2)
     theory.grid(alpha=0.3)
-    for i, s in enumerate(S_VALUES):
+    for s in ss:
         for algo, style in (("sscr", "-"), ("block-sscr", "--")):
-            rows = [r for r in data.select(mmu, algorithm=algo, s=s) if r["n"] in best]
-            xs = [r["n"] for r in rows]
-            ys = [best[r["n"]] / r["steps"] for r in rows]
+            by_n = points.get((algo, s), {})
+            xs = sorted(n for n in by_n if n in rival)
             if xs:
-                left.plot(xs, ys, style, color=cmap(i / (len(S_VALUES) - 1)), marker=".",
-                          label=f"{algo}, s = {s}")
+                left.plot(xs, [rival[n] / by_n[n] for n in xs], style, color=color[s], lw=1.2,
+                          label=f"{algo}, s = {s}" if algo == "sscr" or s == ss[-1] else None)
+        if s in (16, 128):
+            by_n = points.get(("sscr", s), {})
+            xs = sorted(n for n in by_n if n in context)
+            left.plot(xs, [context[n] / by_n[n] for n in xs], ":", color=color[s], lw=1,
+                      label=f"Schwartz (Theta(log n)) / sscr, s = {s} (context)")
     left.axhline(1, color="black", lw=1)
     left.set_xscale("log", base=2)
     left.set_yscale("log", base=2)
     left.set_xlabel("n (elements)")
-    left.set_ylabel("best VCU-only segmented scan steps / MMU algorithm steps")
-    left.set_title("measured: > 1 where the MMU algorithm takes fewer steps")
-    left.legend(fontsize=7, ncol=2)
+    left.set_ylabel(f"{data.RIVAL} steps / MMU algorithm steps")
+    left.set_title("> 1 where the MMU algorithm takes fewer steps than the best VCU-only scan")
+    left.legend(fontsize=6, ncol=2)
     left.grid(alpha=0.3)
-    n_top = max([24] + [math.log2(r["n"]) for r in mmu])
-    ss = [2 ** k for k in range(1, 8)]
+    n_top = math.log2(max(rival, default=2))
     right.fill_between(ss, 0, [min(s, n_top) for s in ss], color="tab:green", alpha=0.15,
                        label="s >= log2 n: log_s n below log2 n / log2 log2 n")
     right.plot(ss, [min(s, n_top) for s in ss], ":", color="black", label="log2 n = s")
-    for algo, marker in (("sscr", "o"), ("block-sscr", "s")):
-        pts = [(s, crossings[(algo, s)]) for s in S_VALUES if crossings.get((algo, s))]
-        right.plot([p[0] for p in pts], [math.log2(p[1]) for p in pts], marker, ms=8,
-                   label=f"{algo}: fewer steps than the VCU-only scans from this n on")
+    for algo, marker in (("sscr", "o"), ("scd", "^"), ("block-sscr", "s")):
+        pts = [(s, found[(algo, s)]) for s in ss if found.get((algo, s))]
+        right.plot([p[0] for p in pts], [math.log2(p[1]) for p in pts], marker, ms=8, fillstyle="none",
+                   label=f"{algo}: fewer steps than the rival from this n on")
     right.set_ylim(0, n_top)
     right.set_xscale("log", base=2)
-    right.set_xlabel("s (MMU tile size)")
+    right.set_xlabel("s (MMU tile size); no marker: never up to the largest n")
     right.set_ylabel("log2 n (n in elements)")
-    right.set_title("measured crossover against the s >= log n region")
+    right.set_title("crossover against the best VCU-only scan")
     right.legend(fontsize=8, loc="upper left")
     right.grid(alpha=0.3)
     fig.tight_layout()
@@ -251,15 +259,16 @@ def main():
     vcu = data.good(data.read_csv(out / "steps_vcu.csv"))
     floats = data.good(data.read_csv(out / "steps_float.csv"))
     bits = data.good(data.read_csv(out / "bits.csv"))
+    closed = data.read_csv(out / "closed_forms.csv")
     if args.gpu_only:
         plot_gpu.draw_all(out, gpu_rows, save)
-        summary.write(out, mmu, vcu, floats, bits, gpu_rows)
+        summary.write(out, mmu, vcu, floats, bits, gpu_rows, closed)
         return 0
     if mmu or vcu:
         figure_vs_n(out, mmu, vcu, "steps", "steps_vs_n", "steps (MMU + VCU instructions)")
         figure_vs_n(out, mmu, vcu, "depth_steps", "depth_vs_n", "depth (longest dependency chain, steps)")
         figure_vs_n(out, mmu, vcu, "work_total_ops", "work_vs_n", "work per element (ops)", per_element=True)
-        figure_crossover(out, mmu, vcu)
+        figure_crossover(out, data.steps_by_point(closed, mmu, vcu))
     figure_bits(out, bits)
     products = data.good(data.read_csv(out / "products.csv"))
     figure_other(out, data.ran(data.read_csv(out / "steps_float.csv")), products)
@@ -268,7 +277,7 @@ def main():
         figure_unit_share(out, picked)
     figure_density(out, data.good(data.read_csv(out / "density.csv")))
     plot_gpu.draw_all(out, gpu_rows, save)
-    summary.write(out, mmu, vcu, floats, bits, gpu_rows)
+    summary.write(out, mmu, vcu, floats, bits, gpu_rows, closed)
     return 0
 
 

@@ -28,6 +28,7 @@ header=$("$tool" run matmul-scan --n 1 --format csv | head -n 1)
 for f in "$out"/*.csv; do
   [[ -f $f ]] || continue
   want=$header
+  [[ $f == */closed_forms.csv ]] && continue  # written by `mmvram closed-forms`, regenerated below
   [[ $f == */bigbird_spmv.csv ]] && want="$header,bigbird_block,bigbird_random"
   if [[ $(head -n 1 "$f") != "$want" ]]; then
     echo "run_all.sh: $f has an older CSV schema; regenerating it" >&2
@@ -76,7 +77,13 @@ PY
 # Steps and work against n, every s: the MMU algorithms, and the VCU-only ones (s-independent).
 sweep matmul-scan scd sscr block-sscr --n "2^2..$n_max" --s $s_list --mean-length 32 --out "$out/steps_mmu.csv"
 sweep hillis-steele-scan brent-kung-scan schwartz-segmented-scan min-index-segmented-scan \
+  iterated-addition-scan iterated-addition-segmented-scan \
   --n "2^2..$n_max" --s 16 --mean-length 32 --out "$out/steps_vcu.csv"
+# The crossover beyond simulation: closed forms (equal to the ledger where both run; summary.md
+# checks every shared point) for n up to 2^40 and s up to 1024.
+"$tool" closed-forms matmul-scan scd sscr block-sscr schwartz-segmented-scan min-index-segmented-scan \
+  iterated-addition-scan iterated-addition-segmented-scan --n "2^2..2^40" --s 2,4,8,16,32,64,128,256,512,1024 \
+  >"$out/closed_forms.csv"
 # The float algorithms: decayed scans (the unstable one divides by exp of the running sum of
 # log a, loses precision as it grows and fails verification by design from n ~ 2^7) and SpMV.
 # Its failed points are cheap (n <= 2^16) and rerun on every resume.

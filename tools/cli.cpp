@@ -210,7 +210,7 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--profile", [&](const std::string& v) { o.profile = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
-      {"--trace", [&] { o.trace = true; }}, {"--signed", [&] {
+      {"--trace", [&] { o.trace = true; }}, {"--strict-pricing", [&] { o.strict_pricing = true; }}, {"--signed", [&] {
         in.signed_values = true;
         in.random_options.push_back("--signed");
       }}};
@@ -221,6 +221,8 @@ run_options parse_run(const std::vector<std::string>& args) {
   if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
   if (!bits_given && o.mode == number_format::float64) o.bits = 64;
   if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
+  if (o.strict_pricing && o.format == report_format::csv)
+    throw usage_error("--strict-pricing needs --format table or json");
   for (const auto& [file, option] : {std::pair{&in.flags_file, "--flags"}, {&in.decays_file, "--decays"},
                                       {&in.values2_file, "--values2"}})
     if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");
@@ -273,6 +275,13 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   return o;
 }
 
+run_options parse_predict(const std::vector<std::string>& args) {
+  run_options o = parse_run(args);
+  if (o.profile.empty()) throw usage_error("predict needs --profile FILE.json (a device profile from mmvram calibrate)");
+  if (o.backend != "simulate") throw usage_error("predict runs on the CPU: --backend must be simulate");
+  return o;
+}
+
 calibrate_options parse_calibrate(const std::vector<std::string>& args) {
   calibrate_options o;
   const std::map<std::string, handler> options{
@@ -318,6 +327,22 @@ instructions_options parse_instructions(const std::vector<std::string>& args) {
              throw usage_error("--m must be in 1..2^40 (got " + v + ")");
          }}},
        {}, [](const std::string& p) { throw usage_error("instructions takes no argument (got '" + p + "')"); });
+  return o;
+}
+
+closed_forms_options parse_closed_forms(const std::vector<std::string>& args) {
+  closed_forms_options o;
+  walk(args,
+       {{"--n", [&](const std::string& v) { o.ns = parse_count_list(v, "--n"); }},
+        {"--s", [&](const std::string& v) {
+           for (auto s : parse_count_list(v, "--s")) o.ss.push_back(parse_int_in(std::to_string(s), "--s", 2, 4096));
+         }}},
+       {}, [&](const std::string& p) { o.algorithms.push_back(p); });
+  if (o.algorithms.empty()) throw usage_error("closed-forms needs at least one algorithm name");
+  if (o.ns.empty()) throw usage_error("closed-forms needs --n LIST");
+  for (auto n : o.ns)
+    if (n < 1 || n > (std::int64_t{1} << 40)) throw usage_error("closed-forms: --n must be in 1..2^40");
+  if (o.ss.empty()) o.ss = {16};
   return o;
 }
 

@@ -45,6 +45,13 @@ struct run_options {
   std::string backend = "simulate";  // --backend: who executes (simulate, cuda)
   int repeat = 5;                    // --repeat: timed runs on a timing backend (median reported)
   std::string profile;               // --profile FILE.json: predict the device time from the ledger
+  bool strict_pricing = false;  // --strict-pricing: also the run re-priced by the strict rules
+};
+
+struct closed_forms_options {
+  std::vector<std::string> algorithms;
+  std::vector<std::int64_t> ns;  // up to 2^62: closed forms only, nothing is simulated
+  std::vector<int> ss;
 };
 
 struct sweep_options {
@@ -93,6 +100,9 @@ sweep_options parse_sweep(const std::vector<std::string>& args);
 list_options parse_list(const std::vector<std::string>& args);
 instructions_options parse_instructions(const std::vector<std::string>& args);
 calibrate_options parse_calibrate(const std::vector<std::string>& args);
+// `predict`: the options of `run` on the simulate backend; --profile is required.
+run_options parse_predict(const std::vector<std::string>& args);
+closed_forms_options parse_closed_forms(const std::vector<std::string>& args);
 
 // "1024", "2^10": a non-negative integer. Throws usage_error naming `what`.
 std::int64_t parse_count(const std::string& text, const std::string& what);

@@ -15,5 +15,12 @@ int command_run(const run_options& options);
 // `mmvram calibrate`: times single instructions on a timing backend and writes the fitted device
 // profile (time_model.hpp) to --out; returns 0. Throws model_error where the backend is missing.
 int command_calibrate(const calibrate_options& options);
+// `mmvram predict`: one run on the simulate backend and the device time its ledger predicts with
+// --profile (serial and along the DAG) beside its step and work counts; csv/json as `run`.
+// Returns 0 when the run verified, 1 when it did not.
+int command_predict(const run_options& options);
+// `mmvram closed-forms`: the closed-form counts of scans as CSV (algorithm, n, s, steps, depth), for
+// sizes beyond simulation; model_error for an algorithm without a closed form in n and s.
+int print_closed_forms(const closed_forms_options& options);
 
 }  // namespace mmv::tool

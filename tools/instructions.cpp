@@ -42,7 +42,8 @@ int print_instructions(const instructions_options& o) {
   std::cout << "\nOptional rows (block-prefix, block-seg-prefix) are off unless the machine enables iterated\n"
                "addition; k = ceil(log2 m) above. Float-only rows exist on float32/float64 machines.\n"
                "The VCU never scans, reduces or multiplies two integer words in one step; the MMU is the only\n"
-               "unit that sums s terms at once. See docs/model.md for the definitions.\n";
+               "unit that sums s terms at once, except for the optional iterated additions, which sum\n"
+               "k <= polylog(n) words. See docs/model.md for the definitions.\n";
   return 0;
 }
 

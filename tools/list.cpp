@@ -3,6 +3,7 @@
 
 #include "mmvram/algorithms/registry.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -37,15 +38,18 @@ int print_list(const list_options& o) {
     std::cout << "\n]\n";
     return 0;
   }
-  std::cout << std::left << std::setw(26) << "algorithm" << std::setw(10) << "units" << std::setw(24) << "steps"
+  std::size_t name_w = 26, units_w = 10;  // the widest name and units, plus two spaces
+  for (const auto& e : table) name_w = std::max(name_w, e.name.size() + 2), units_w = std::max(units_w, e.units.size() + 2);
+  const int nw = static_cast<int>(name_w), uw = static_cast<int>(units_w);
+  std::cout << std::left << std::setw(nw) << "algorithm" << std::setw(uw) << "units" << std::setw(24) << "steps"
             << std::setw(14) << "work" << std::setw(16) << "input" << std::setw(16) << "modes"
             << "minimum word width B\n";
   for (const auto& e : table)
-    std::cout << std::left << std::setw(26) << e.name << std::setw(10) << e.units << std::setw(24) << e.step_bound
+    std::cout << std::left << std::setw(nw) << e.name << std::setw(uw) << e.units << std::setw(24) << e.step_bound
               << std::setw(14) << e.work_bound << std::setw(16) << to_string(e.shape) << std::setw(16) << modes_of(e)
               << e.min_word_bits << "\n";
   std::cout << "\n";
-  for (const auto& e : table) std::cout << std::left << std::setw(26) << e.name << e.title << "\n";
+  for (const auto& e : table) std::cout << std::left << std::setw(nw) << e.name << e.title << "\n";
   return 0;
 }
 

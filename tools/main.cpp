@@ -28,6 +28,8 @@ commands:
   run ALGO [options]                    run one algorithm, verify it, print its cost report
   sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
   calibrate --out FILE.json [options]   time single instructions on the GPU, fit a device profile
+  predict ALGO --profile FILE [options] the device time a profile predicts from the ledger (CPU only)
+  closed-forms ALGO... --n LIST [--s L]  closed-form counts of scans as CSV (n up to 2^40, nothing runs)
   help                                  this text
 
 run options:
@@ -51,6 +53,8 @@ run options:
   --backend B           who executes: simulate (CPU) | cuda (GPU, timed); default simulate
   --repeat R            cuda: timed runs behind the reported medians; default 5
   --profile FILE.json   predict the device time (serial and DAG) from the ledger with this profile
+  --strict-pricing      also the run re-priced strictly: gather/scatter/compress as sorting
+                        networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:
@@ -72,6 +76,22 @@ calibrate options:
 
 exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width overflow
 )";
+}
+
+int command_predict(const run_options& o) {
+  if (o.format != report_format::table) return command_run(o);
+  const run_report r = run_once(o);
+  const auto& t = r.totals;
+  const auto& p = *r.predicted_time;
+  std::cout << "algorithm  " << r.algorithm << " (" << r.units << "), n = " << r.n << ", s = " << r.s << ", B = " << r.bits
+            << ", " << r.mode << (r.segments > 1 ? ", " + std::to_string(r.segments) + " segments" : "") << "\n"
+            << "verified   " << (r.outcome.verified ? "true" : "false") << " (simulate backend)\n"
+            << "ledger     " << t.total().steps << " steps (MMU " << t.mmu.steps << ", VCU " << t.vcu.steps << "), depth "
+            << r.depth << ", MMU multiply-adds " << t.mmu.multiply_adds << ", VCU work " << t.vcu.work << ", words "
+            << t.total().words_read + t.total().words_written << "\n"
+            << "predicted  " << p.serial_ns / 1e3 << " us serial, " << p.dag_ns / 1e3 << " us along the DAG (profile: "
+            << r.profile_device << ")\n";
+  return r.outcome.verified ? 0 : 1;
 }
 
 int command_run(const run_options& o) {
@@ -121,6 +141,8 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "run") return command_run(parse_run(rest));
   if (command == "sweep") return run_sweep(parse_sweep(rest));
   if (command == "calibrate") return command_calibrate(parse_calibrate(rest));
+  if (command == "predict") return command_predict(parse_predict(rest));
+  if (command == "closed-forms") return print_closed_forms(parse_closed_forms(rest));
   throw usage_error("unknown command '" + command + "' (try mmvram help)");
 }
 

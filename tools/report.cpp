@@ -193,6 +193,9 @@ void print_json(std::ostream& out, const run_report& r) {
     }
     out << "\n  ]";
   }
+  if (r.strict)
+    out << ",\n  \"strict_pricing\": {\"steps\": " << r.strict->steps() << ", \"mmu_steps\": " << r.strict->mmu_steps
+        << ", \"vcu_steps\": " << r.strict->vcu_steps << ", \"vcu_work_element_ops\": " << r.strict->vcu_work << "}";
   out << "\n}\n";
 }
 
@@ -254,6 +257,12 @@ void print_table(std::ostream& out, const run_report& r) {
         << " us in the instructions, " << num(r.measured_span_ns / 1e3, "%.1f") << " us launched back to back, "
         << num(r.measured_end_to_end_ns / 1e3, "%.1f") << " us end to end without per-instruction events\n";
   out << "\n";
+  if (r.strict) {
+    out << "  strict pricing (docs/model.md): steps " << r.strict->steps() << " (MMU " << r.strict->mmu_steps << " + VCU "
+        << r.strict->vcu_steps << "), VCU work " << r.strict->vcu_work << "; extra steps:";
+    for (const auto& [op, extra] : r.strict->extra_steps) out << " " << op << " +" << extra;
+    out << (r.strict->extra_steps.empty() ? " none\n\n" : "\n\n");
+  }
 
   std::size_t region_w = 12;
   for (const auto& entry : r.regions) region_w = std::max(region_w, entry.first.size());

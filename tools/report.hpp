@@ -2,6 +2,7 @@
 // the fixed schema of docs/tool.md (units in the field names) for scripts.
 #pragma once
 #include "mmvram/algorithms/registry.hpp"
+#include "mmvram/algorithms/strict_pricing.hpp"
 #include "mmvram/model/ledger.hpp"
 #include "mmvram/model/time_model.hpp"
 
@@ -29,6 +30,7 @@ struct run_report {
   std::map<std::string, unit_costs> regions;
   std::vector<instruction_record> trace;  // every instruction, when --trace
   std::optional<cost_prediction> predicted;
+  std::optional<strict_costs> strict;     // the run re-priced strictly, with --strict-pricing
   algorithm_outcome outcome;
   double wall_time_s = 0;
   std::string backend = "simulate";  // who executed the instructions

@@ -85,6 +85,7 @@ run_report run_once(const run_options& o) {
   config.record_trace = o.trace;
   config.backend = o.backend;
   const std::optional<device_profile> profile = o.profile.empty() ? std::nullopt : std::optional(read_profile(o.profile));
+  if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
   machine m(config);
 
   run_report r;
@@ -119,6 +120,7 @@ run_report run_once(const run_options& o) {
     r.profile_device = profile->device;
   }
   if (o.trace) r.trace = m.costs().records();
+  if (o.strict_pricing) r.strict = strict_pricing(m.costs().records());
   if (!o.dag_file.empty()) {
     std::ofstream dot(o.dag_file);
     if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");

@@ -13,6 +13,9 @@
 //   5. finish   inclusive = exclusive (truncated to n) + x                    VCU 1/2
 // n <= s is one row: pad, one product with the prefix matrix L_s, truncate. n <= 1: x itself.
 // With s = 2 every phase is Blelloch's (Brent–Kung's) scan step for step.
+// matmul_scan_vcu_top: the same, except when n is not a power of s: the top level (c values) is an
+// exclusive Hillis–Steele scan on the VCU (shift, then 2 ceil(log2 c) steps) instead of a product,
+// and n < s is Hillis–Steele alone, so the MMU steps are 2 floor(log_s n) for every n.
 #include "mmvram/algorithms/scan.hpp"
 
 #include <string>
@@ -58,19 +61,26 @@ vec<T> load_exclusive_prefix_matrix(machine& m) {
   return m.load<T>(w, "const:exclusive-prefix");
 }
 
-}  // namespace
+// True when n >= 1 is a power of s.
+bool is_power_of(std::int64_t n, std::int64_t s) {
+  std::int64_t p = 1;
+  while (p < n) p *= s;
+  return p == n;
+}
 
 template <class T>
-vec<T> matmul_scan(machine& m, const vec<T>& x) {
+vec<T> matmul_scan_impl(machine& m, const vec<T>& x, bool vcu_top) {
   const std::int64_t n = x.size(), s = m.s();
   if (n <= 1) return x;
-  const auto tag = m.region("matmul-scan");
+  const auto tag = m.region(vcu_top ? "matmul-scan-vcu-top" : "matmul-scan");
+  if (vcu_top && n < s) return hillis_steele_scan(m, x);
   if (n <= s) {  // one row: pad, in-row prefix on the MMU, truncate
     const vec<T> row = n < s ? m.resize(x, s, T{0}) : x;
     const vec<T> y = m.mmu(row, load_prefix_matrix<T>(m));
     return n < s ? m.resize(y, n, T{0}) : y;
   }
   const level_shape g = shape_of(n, s);
+  vcu_top = vcu_top && !is_power_of(n, s);
 
   // 1-2. Pad, then up-sweep: u[j] keeps each level's exclusive prefixes for the down-sweep.
   std::vector<vec<T>> u;
@@ -85,7 +95,10 @@ vec<T> matmul_scan(machine& m, const vec<T>& x) {
   }
   // 3. Top: exclusive scan of the c <= s top totals in one row.
   vec<T> carry;
-  {
+  if (vcu_top) {
+    const auto top = m.region("top");
+    carry = hillis_steele_scan(m, m.shift(t, 1, T{0}));
+  } else {
     const auto top = m.region("top");
     const vec<T> row = g.c < s ? m.resize(t, s, T{0}) : t;
     carry = m.mmu(row, load_exclusive_prefix_matrix<T>(m));
@@ -106,14 +119,13 @@ vec<T> matmul_scan(machine& m, const vec<T>& x) {
   return m.add(carry, x);
 }
 
-cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s_int) {
-  if (n < 0 || s_int < 2) throw model_error("matmul_scan_predicted_cost: need n >= 0 and s >= 2");
-  const std::int64_t s = s_int;
+cost_prediction predicted_cost(std::int64_t n, std::int64_t s, bool vcu_top) {
   cost_prediction p;
   p.formula = "n<=1: 0; n<=s: MMU 1, VCU 2[n<s], depth 1+2[n<s]; else k=ceil(log_s n), "
               "c=ceil(n/s^(k-1)), n'=c s^(k-1): MMU 2k-1, VCU 3k-2+2[n'!=n]+2[c<s], "
               "depth 4k-2+2[n'!=n]+2[c<s], tiles 2(c(s^(k-2)-1)/(s-1)+1)+1";
   if (n <= 1) return p;
+  if (vcu_top && n < s) return hillis_steele_predicted_cost(n, static_cast<int>(s));
   const auto mmu_step = [&](std::int64_t rows) {
     const cost c = detail::mmu_price(rows, s);
     p.mmu_steps += c.steps;
@@ -131,7 +143,8 @@ cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s_int) {
     return p;
   }
   const level_shape g = shape_of(n, s);
-  const bool pad = g.padded != n, top_pad = g.c < s;
+  vcu_top = vcu_top && !is_power_of(n, s);
+  const bool pad = g.padded != n, top_pad = g.c < s && !vcu_top;
   if (pad) vcu_step(g.padded);
   std::int64_t length = g.padded;  // L_j
   for (std::int64_t j = 0; j + 1 < g.k; ++j, length /= s) {
@@ -141,15 +154,49 @@ cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s_int) {
     vcu_step(length / s);   // iota of slot-0 addresses
     vcu_step(length);       // scatter (work = destination length)
   }
-  mmu_step(1);  // top
+  const std::int64_t top_rounds = vcu_top ? ceil_log(g.c, 2) : 0;
+  if (vcu_top) {  // shift, then Hillis-Steele on the c top totals
+    vcu_step(g.c);
+    for (std::int64_t r = 0; r < 2 * top_rounds; ++r) vcu_step(g.c);
+  } else {
+    mmu_step(1);
+  }
   if (top_pad) vcu_step(s), vcu_step(g.c);
   if (pad) vcu_step(n);
   vcu_step(n);  // final add
-  p.depth = 4 * g.k - 2 + (pad ? 2 : 0) + (top_pad ? 2 : 0);
+  p.depth = 4 * g.k - 2 + (pad ? 2 : 0) + (top_pad ? 2 : 0) + 2 * top_rounds;
+  return p;
+}
+
+}  // namespace
+
+template <class T>
+vec<T> matmul_scan(machine& m, const vec<T>& x) {
+  return matmul_scan_impl(m, x, false);
+}
+
+template <class T>
+vec<T> matmul_scan_vcu_top(machine& m, const vec<T>& x) {
+  return matmul_scan_impl(m, x, true);
+}
+
+cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s) {
+  if (n < 0 || s < 2) throw model_error("matmul_scan_predicted_cost: need n >= 0 and s >= 2");
+  return predicted_cost(n, s, false);
+}
+
+cost_prediction matmul_scan_vcu_top_predicted_cost(std::int64_t n, int s) {
+  if (n < 0 || s < 2) throw model_error("matmul_scan_vcu_top_predicted_cost: need n >= 0 and s >= 2");
+  cost_prediction p = predicted_cost(n, s, true);
+  p.formula = "as matmul_scan when n is a power of s; n < s: Hillis-Steele; otherwise the top product "
+              "(and its 2[c<s] resizes) replaced by 1 + 2 ceil(log2 c) VCU steps: MMU 2 floor(log_s n), "
+              "depth 4k-2+2[n'!=n]+2 ceil(log2 c)";
   return p;
 }
 
 template vec<word> matmul_scan<word>(machine&, const vec<word>&);
 template vec<real> matmul_scan<real>(machine&, const vec<real>&);
+template vec<word> matmul_scan_vcu_top<word>(machine&, const vec<word>&);
+template vec<real> matmul_scan_vcu_top<real>(machine&, const vec<real>&);
 
 }  // namespace mmv

@@ -5,6 +5,7 @@
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/decayed_scan.hpp"
+#include "mmvram/algorithms/iterated_addition.hpp"
 #include "mmvram/algorithms/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
@@ -272,6 +273,20 @@ std::vector<algorithm_entry> make_table() {
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(matrix_product_predicted_cost(in.n, c.s, c.word_bits));
                }});
+  t.push_back({"iterated-addition-scan", "inclusive scan, k-ary tree of iterated additions, k = max(2, ceil(log2 n))",
+               "VCU+iadd", "6 ceil(log_k n)-5, n>1", "O(n log n)", scan_bits,
+               input_shape::values, true, true,
+               scan_runner([](machine& m, const auto& x) { return iterated_addition_scan(m, x); }),
+               by_size(&iterated_addition_scan_predicted_cost), &iterated_addition_block});
+  t.push_back({"iterated-addition-segmented-scan",
+               "segmented scan, k-ary tree of segmented iterated additions, k = max(2, ceil(log2 n))",
+               "VCU+iadd", "11 ceil(log_k n)-10", "O(n log n)",
+               "1 + ceil(log2(max(L M, n/k) + 1)), L, M as above",
+               input_shape::segmented, true, true,
+               segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) {
+                 return iterated_addition_segmented_scan(m, x, f);
+               }),
+               by_size(&iterated_addition_segmented_scan_predicted_cost), &iterated_addition_block});
   return t;
 }
 

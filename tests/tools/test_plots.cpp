@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using mmv::test::read_text;
 using mmv::test::run_tool;
@@ -50,9 +51,17 @@ TEST_CASE("plot.py draws the figures and summary.md from sweep CSVs and stored G
                      "--mean-length", "32", "--out", (dir / "steps_mmu.csv").string(), "--quiet"});
   REQUIRE(r.code == 0);
   r = run_tool({"sweep", "hillis-steele-scan", "brent-kung-scan", "schwartz-segmented-scan", "min-index-segmented-scan",
-                "--n", "2^2..2^9", "--s", "16", "--mean-length", "32", "--out", (dir / "steps_vcu.csv").string(),
-                "--quiet"});
+                "iterated-addition-segmented-scan", "--n", "2^2..2^9", "--s", "16", "--mean-length", "32", "--out",
+                (dir / "steps_vcu.csv").string(), "--quiet"});
   REQUIRE(r.code == 0);
+  // The crossover's closed forms beyond the sweep, as run_all.sh writes them.
+  r = run_tool({"closed-forms", "sscr", "scd", "block-sscr", "schwartz-segmented-scan", "iterated-addition-segmented-scan",
+                "--n", "2^2..2^30", "--s", "2,16,128"});
+  REQUIRE(r.code == 0);
+  {
+    std::ofstream closed(dir / "closed_forms.csv");
+    closed << r.out;
+  }
   const auto log = dir / "plot.log";
   const int code = shell("python3 experiments/plot.py --out " + shell_quote(dir.path.string()) +
                              " --results experiments/results",
@@ -64,6 +73,8 @@ TEST_CASE("plot.py draws the figures and summary.md from sweep CSVs and stored G
   const std::string summary = read_text(dir / "summary.md");
   CHECK(summary.find("## Costs at n = 2^9, s = 16") != std::string::npos);
   CHECK(summary.find("## Crossover") != std::string::npos);
+  CHECK(summary.find("The rival is iterated-addition-segmented-scan") != std::string::npos);
+  CHECK(summary.find("The closed forms equal the ledger (steps and depth) at all") != std::string::npos);
   CHECK(summary.find("No sweep row failed") != std::string::npos);
 
   // --gpu-only: only the GPU figures (and summary.md), from the committed JSON.

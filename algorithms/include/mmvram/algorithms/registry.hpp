@@ -66,6 +66,9 @@ struct algorithm_entry {
   runner run;
   // The exact ledger counts the algorithm's closed form predicts, or nothing if it has none.
   predictor predicted;
+  // The iterated-addition block the algorithm needs on n elements (the machine's
+  // iterated_addition_limit); empty for every algorithm of the plain model (limit 0, off).
+  std::function<std::int64_t(std::int64_t n)> iterated_addition_limit = {};
 };
 
 // Every algorithm, in the order `mmvram list` prints them.

@@ -22,10 +22,17 @@ template <class T> vec<T> brent_kung_scan(machine& m, const vec<T>& x);
 // Outputs and all intermediates are sums of contiguous ranges of x: B >= ceil(log2(n max|x|))+1.
 template <class T> vec<T> matmul_scan(machine& m, const vec<T>& x);
 
-// Exact ledger counts of the three scans on n elements with tile size s (s matters only for
+// MatMulScan with at most 2 floor(log_s n) MMU steps for every n (the paper's corollary; the
+// plain form takes 2 ceil(log_s n) - 1, one more when n is not a power of s): then the top level's
+// c <= s totals are scanned on the VCU (Hillis-Steele, 2 ceil(log2 c) + 1 steps), and n < s is
+// Hillis-Steele alone. Same result and width rule as matmul_scan; n = s^k runs matmul_scan's steps.
+template <class T> vec<T> matmul_scan_vcu_top(machine& m, const vec<T>& x);
+
+// Exact ledger counts of the scans on n elements with tile size s (s matters only for
 // MatMulScan; the VCU-only scans ignore it). n >= 0, s >= 2.
 cost_prediction hillis_steele_predicted_cost(std::int64_t n, int s);
 cost_prediction brent_kung_predicted_cost(std::int64_t n, int s);
 cost_prediction matmul_scan_predicted_cost(std::int64_t n, int s);
+cost_prediction matmul_scan_vcu_top_predicted_cost(std::int64_t n, int s);
 
 }  // namespace mmv
