@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace mmv::tool {
@@ -14,10 +15,12 @@ namespace {
 
 using handler = std::function<void(const std::string&)>;
 
-// Walks the arguments: positional ones go to `positional`, options to their handler.
+// Walks the arguments: positional ones go to `positional`, options to their handler. An
+// option given twice or with an empty value is a usage_error.
 void walk(const std::vector<std::string>& args, const std::map<std::string, handler>& options,
           const std::map<std::string, std::function<void()>>& switches,
           const std::function<void(const std::string&)>& positional) {
+  std::set<std::string> seen;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
@@ -28,6 +31,7 @@ void walk(const std::vector<std::string>& args, const std::map<std::string, hand
     const auto eq = a.find('=');
     const bool inline_value = eq != std::string::npos;
     if (inline_value) name = a.substr(0, eq), value = a.substr(eq + 1);
+    if (!seen.insert(name).second) throw usage_error("option " + name + " is given twice (give each option once)");
     if (auto sw = switches.find(name); sw != switches.end()) {
       if (inline_value) throw usage_error("option " + name + " takes no value");
       sw->second();
@@ -39,6 +43,7 @@ void walk(const std::vector<std::string>& args, const std::map<std::string, hand
       if (i + 1 >= args.size()) throw usage_error("option " + name + " needs a value");
       value = args[++i];
     }
+    if (value.empty()) throw usage_error("option " + name + " needs a value (got an empty one)");
     opt->second(value);
   }
 }
@@ -200,6 +205,7 @@ run_options parse_run(const std::vector<std::string>& args) {
        }},
       {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
+      {"--output", [&](const std::string& v) { o.output_file = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
       {"--trace", [&] { o.trace = true; }}, {"--signed", [&] {

@@ -41,6 +41,7 @@ struct run_options {
   input_options input;
   report_format format = report_format::table;   // --format: how the report is printed
   std::string dag_file;
+  std::string output_file;  // --output: the whole result vector (text, or binary by extension)
   bool trace = false;
 };
 

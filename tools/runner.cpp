@@ -3,6 +3,7 @@
 #include "runner.hpp"
 
 #include "inputs.hpp"
+#include "output.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -61,7 +62,9 @@ run_report run_once(const run_options& o) {
     std::ofstream dot(o.dag_file);
     if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");
     m.graph().write_dot(dot);
+    check_written(dot, "the DAG file '" + o.dag_file + "'");
   }
+  if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
   return r;
 }
 
