@@ -3,7 +3,9 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -85,8 +87,9 @@ std::string json_string(const std::string& s) {
   return o.str() + '"';
 }
 
+// A field's JSON text; a number that is not finite (inf, nan) is null, never a bare token.
 std::string json_value(const field& f) {
-  if (!f.value) return "null";
+  if (!f.value || (f.type == kind::number && !std::isfinite(std::strtod(f.value->c_str(), nullptr)))) return "null";
   return f.type == kind::text ? json_string(*f.value) : *f.value;
 }
 
