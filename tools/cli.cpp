@@ -208,7 +208,7 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--output", [&](const std::string& v) { o.output_file = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
-      {"--trace", [&] { o.trace = true; }}, {"--signed", [&] {
+      {"--trace", [&] { o.trace = true; }}, {"--min-bits", [&] { o.min_bits = true; }}, {"--signed", [&] {
         in.signed_values = true;
         in.random_options.push_back("--signed");
       }}};
@@ -219,6 +219,8 @@ run_options parse_run(const std::vector<std::string>& args) {
   if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
   if (!bits_given && o.mode == number_format::float64) o.bits = 64;
   if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
+  if (o.min_bits && o.format == report_format::csv) throw usage_error("--min-bits needs --format table or json");
+  if (o.min_bits && o.mode != number_format::integer) throw usage_error("--min-bits applies to --mode integer only");
   for (const auto& [file, option] : {std::pair{&in.flags_file, "--flags"}, {&in.decays_file, "--decays"},
                                       {&in.values2_file, "--values2"}})
     if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");

@@ -43,6 +43,7 @@ struct run_options {
   std::string dag_file;
   std::string output_file;  // --output: the whole result vector (text, or binary by extension)
   bool trace = false;
+  bool min_bits = false;  // --min-bits: search the smallest B this input runs at
 };
 
 struct sweep_options {

@@ -47,6 +47,7 @@ run options:
   --output FILE         write the whole result: text (one value per line, round-trip
                         precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64
   --trace               print every instruction (unit, op, region, length, cost, output)
+  --min-bits            also find the smallest B this input runs at (integer mode; a few more runs)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:

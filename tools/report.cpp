@@ -157,7 +157,8 @@ void print_json(std::ostream& out, const run_report& r) {
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
     out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
-  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"regions\": [";
+  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"min_word_bits\": "
+      << (r.min_word_bits ? std::to_string(*r.min_word_bits) : std::string("null")) << ",\n  \"regions\": [";
   bool first = true;
   for (const auto& [name, u] : r.regions) {
     out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
@@ -205,7 +206,11 @@ void print_table(std::ostream& out, const run_report& r) {
       << (r.outcome.tolerance > 0 ? " (max |error| " + num(r.outcome.max_abs_error, "%.3g") + ", tolerance " +
                                         num(r.outcome.tolerance, "%.3g") + ")"
                                   : " (exact)")
-      << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n\n";
+      << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n"
+      << (r.min_word_bits ? "min B      " + std::to_string(*r.min_word_bits) +
+                                " bits (the smallest word width this input runs at)\n"
+                          : std::string())
+      << "\n";
 
   const auto& t = r.totals;
   const auto& p = r.predicted;

@@ -30,6 +30,7 @@ struct run_report {
   std::optional<cost_prediction> predicted;
   algorithm_outcome outcome;
   double wall_time_s = 0;
+  std::optional<int> min_word_bits;  // --min-bits: the smallest B this input runs at
   std::string error;  // a sweep point that raised an error instead of finishing
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;

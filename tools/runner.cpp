@@ -23,6 +23,23 @@ std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in)
   }
 }
 
+// The smallest B in 2..bits at which `input` runs without a word-width overflow (it runs at
+// `bits`), by bisection: the result runs, and one bit less overflows.
+int smallest_word_bits(const algorithm_entry& e, const algorithm_input& input, machine_config config, int bits) {
+  int fails = 1, runs = bits;
+  while (runs - fails > 1) {
+    config.word_bits = (fails + runs) / 2;
+    machine m(config);
+    try {
+      e.run(m, input);
+      runs = config.word_bits;
+    } catch (const width_error&) {
+      fails = config.word_bits;
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 run_report run_once(const run_options& o) {
@@ -65,6 +82,8 @@ run_report run_once(const run_options& o) {
     check_written(dot, "the DAG file '" + o.dag_file + "'");
   }
   if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
+  config.record_dag = config.record_trace = false;
+  if (o.min_bits) r.min_word_bits = smallest_word_bits(entry, input, config, o.bits);
   return r;
 }
 
