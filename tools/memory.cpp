@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace mmv::tool {
 
@@ -16,6 +17,8 @@ double available_memory() {
   struct rlimit limit{};
   if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
     bytes = std::min(bytes, static_cast<double>(limit.rlim_cur));
+  if (const char* mib = std::getenv("MMVRAM_MEMORY_LIMIT_MB"); mib && std::atof(mib) > 0)
+    bytes = std::min(bytes, std::atof(mib) * 0x1p20);
   return bytes;
 }
 

@@ -10,7 +10,8 @@ namespace mmv::tool {
 // docs/tool.md (Performance) measures 50 (MatMulScan) to 80 (segmented algorithms) bytes.
 inline constexpr double bytes_per_element = 48;
 
-// The bytes this process may use: the machine's physical memory, or less under `ulimit -v`.
+// The bytes this process may use: the machine's physical memory, or less under `ulimit -v` or
+// the environment variable MMVRAM_MEMORY_LIMIT_MB (the fuzz targets set it to 1024).
 double available_memory();
 
 // Throws usage_error ("out of memory: <what> needs about X GiB, more than the Y GiB this
