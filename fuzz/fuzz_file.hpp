@@ -11,9 +11,11 @@
 
 namespace mmv::fuzz {
 
-// Writes `size` bytes to a file of this process named input.<extension> under /tmp; returns its path.
+// Writes `size` bytes to a file of this process named input.<extension> under /dev/shm (memory,
+// faster) or else /tmp; returns its path.
 inline std::string put_file(const std::uint8_t* data, std::size_t size, const std::string& extension) {
-  const std::string path = "/tmp/mmvram-fuzz-" + std::to_string(::getpid()) + "-input." + extension;
+  static const std::string dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  const std::string path = dir + "/mmvram-fuzz-" + std::to_string(::getpid()) + "-input." + extension;
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
                                                                static_cast<std::streamsize>(size));
   return path;
