@@ -18,8 +18,13 @@ for corpus in fuzz/corpus/*/; do
   target=$(basename "$corpus")
   mkdir -p "$scratch/$target"
   log="$scratch/$target.log"
-  if ! "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$scratch/$target-" "$scratch/$target" "$corpus" >"$log" 2>&1; then
+  "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$scratch/$target-" "$scratch/$target" "$corpus" >"$log" 2>&1 &
+  pid=$!
+  status=0
+  wait "$pid" || status=$?
+  rm -f /dev/shm/mmvram-fuzz-"$pid"-* /tmp/mmvram-fuzz-"$pid"-*  # the target's input file (fuzz_file.hpp)
+  if ((status != 0)); then
     tail -40 "$log" >&2
     echo "fuzz: $target found a failure; its input is in $scratch" >&2
     exit 1
