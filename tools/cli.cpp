@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace mmv::tool {
@@ -14,10 +15,12 @@ namespace {
 
 using handler = std::function<void(const std::string&)>;
 
-// Walks the arguments: positional ones go to `positional`, options to their handler.
+// Walks the arguments: positional ones go to `positional`, options to their handler. An
+// option given twice or with an empty value is a usage_error.
 void walk(const std::vector<std::string>& args, const std::map<std::string, handler>& options,
           const std::map<std::string, std::function<void()>>& switches,
           const std::function<void(const std::string&)>& positional) {
+  std::set<std::string> seen;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
@@ -28,6 +31,7 @@ void walk(const std::vector<std::string>& args, const std::map<std::string, hand
     const auto eq = a.find('=');
     const bool inline_value = eq != std::string::npos;
     if (inline_value) name = a.substr(0, eq), value = a.substr(eq + 1);
+    if (!seen.insert(name).second) throw usage_error("option " + name + " is given twice (give each option once)");
     if (auto sw = switches.find(name); sw != switches.end()) {
       if (inline_value) throw usage_error("option " + name + " takes no value");
       sw->second();
@@ -39,6 +43,7 @@ void walk(const std::vector<std::string>& args, const std::map<std::string, hand
       if (i + 1 >= args.size()) throw usage_error("option " + name + " needs a value");
       value = args[++i];
     }
+    if (value.empty()) throw usage_error("option " + name + " needs a value (got an empty one)");
     opt->second(value);
   }
 }
@@ -208,9 +213,11 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
       {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
       {"--profile", [&](const std::string& v) { o.profile = v; }},
+      {"--output", [&](const std::string& v) { o.output_file = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{
-      {"--trace", [&] { o.trace = true; }}, {"--strict-pricing", [&] { o.strict_pricing = true; }}, {"--signed", [&] {
+      {"--trace", [&] { o.trace = true; }}, {"--strict-pricing", [&] { o.strict_pricing = true; }},
+      {"--min-bits", [&] { o.min_bits = true; }}, {"--signed", [&] {
         in.signed_values = true;
         in.random_options.push_back("--signed");
       }}};
@@ -223,6 +230,8 @@ run_options parse_run(const std::vector<std::string>& args) {
   if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
   if (o.strict_pricing && o.format == report_format::csv)
     throw usage_error("--strict-pricing needs --format table or json");
+  if (o.min_bits && o.format == report_format::csv) throw usage_error("--min-bits needs --format table or json");
+  if (o.min_bits && o.mode != number_format::integer) throw usage_error("--min-bits applies to --mode integer only");
   for (const auto& [file, option] : {std::pair{&in.flags_file, "--flags"}, {&in.decays_file, "--decays"},
                                       {&in.values2_file, "--values2"}})
     if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");

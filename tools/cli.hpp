@@ -41,11 +41,13 @@ struct run_options {
   input_options input;
   report_format format = report_format::table;   // --format: how the report is printed
   std::string dag_file;
+  std::string output_file;  // --output: the whole result vector (text, or binary by extension)
   bool trace = false;
   std::string backend = "simulate";  // --backend: who executes (simulate, cuda)
   int repeat = 5;                    // --repeat: timed runs on a timing backend (median reported)
   std::string profile;               // --profile FILE.json: predict the device time from the ledger
   bool strict_pricing = false;  // --strict-pricing: also the run re-priced by the strict rules
+  bool min_bits = false;        // --min-bits: search the smallest B this input runs at
 };
 
 struct closed_forms_options {

@@ -3,6 +3,12 @@
 // usage_error naming the file and the position.
 #include "inputs.hpp"
 
+#include "memory.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -20,7 +26,18 @@ std::string extension_of(const std::string& path) {
 std::ifstream open(const std::string& path, const std::string& what, bool binary) {
   std::ifstream in(path, binary ? std::ios::binary : std::ios::in);
   if (!in) throw usage_error("cannot open " + what + " file '" + path + "'");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw usage_error(what + " file '" + path + "' is not a regular file (devices and pipes are not read)");
   return in;
+}
+
+// An integer token beyond 2^53 (which a double would round), or nothing.
+bool inexact_integer(const std::string& token) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+  if (ec == std::errc::result_out_of_range) return true;
+  return ec == std::errc() && end == token.data() + token.size() && (v > (std::int64_t{1} << 53) || v < -(std::int64_t{1} << 53));
 }
 
 template <class E, class T>
@@ -108,22 +125,45 @@ std::vector<T> read_vector(const std::string& path, const std::string& what) {
   return out;
 }
 
-// Reads the size line of a Matrix Market file ahead of the parser (which allocates rows + 1
-// row pointers, and a run a dense vector of cols words) and refuses sides above 2^28;
-// a malformed header is left to the parser. Rewinds `in`.
-void check_matrix_size(std::ifstream& in, const std::string& path) {
+// Checks a Matrix Market file ahead of the parser (which allocates rows + 1 row pointers and
+// every entry, and a run a dense vector of cols words): sides above 2^28, more entries than
+// the file's bytes hold (each takes at least 4: "1 1\n"), a run beyond the machine's memory,
+// and integer entries the parser's doubles would round. A malformed file is left to the
+// parser. Rewinds `in`.
+void check_matrix_file(std::ifstream& in, const std::string& path, int elements_per_entry) {
   constexpr std::int64_t limit = std::int64_t{1} << 28;
-  std::string line;
-  std::getline(in, line);  // the banner
+  const auto fail = [&](const std::string& why) { return usage_error("matrix file '" + path + "': " + why); };
+  std::string banner, line;
+  std::getline(in, banner);
+  std::transform(banner.begin(), banner.end(), banner.begin(), [](unsigned char c) { return std::tolower(c); });
+  const bool symmetric = banner.find("symmetric") != std::string::npos;
+  std::int64_t entry = -1;  // -1 until the size line is read
   while (std::getline(in, line)) {
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '%') continue;
-    std::istringstream size(line);
-    std::int64_t rows = 0, cols = 0;
-    if (size >> rows >> cols && (rows > limit || cols > limit))
-      throw usage_error("matrix file '" + path + "': " + std::to_string(rows) + " x " + std::to_string(cols) +
-                        " is too large (mmvram reads matrices of at most 2^28 rows and 2^28 columns)");
-    break;
+    std::istringstream fields(line);
+    if (entry >= 0) {
+      std::string i, j, v;
+      if (fields >> i >> j >> v && inexact_integer(v))
+        throw fail("entry " + std::to_string(entry) + " (" + v + ") is an integer beyond 2^53, which mmvram's "
+                   "matrices (doubles) cannot hold exactly");
+      ++entry;
+      continue;
+    }
+    std::int64_t rows = 0, cols = 0, declared = 0;
+    if (!(fields >> rows >> cols >> declared)) break;
+    if (rows > limit || cols > limit)
+      throw fail(std::to_string(rows) + " x " + std::to_string(cols) +
+                 " is too large (mmvram reads matrices of at most 2^28 rows and 2^28 columns)");
+    const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
+    if (declared > bytes / 4)
+      throw fail("declares " + std::to_string(declared) + " entries, more than its " + std::to_string(bytes) +
+                 " bytes can hold");
+    require_memory(static_cast<double>(declared) * (symmetric ? 2 : 1) * elements_per_entry +
+                       static_cast<double>(rows) + static_cast<double>(cols),
+                   "matrix file '" + path + "' (" + std::to_string(rows) + " x " + std::to_string(cols) + ", " +
+                       std::to_string(declared) + " entries)");
+    entry = 0;
   }
   in.clear();
   in.seekg(0);
@@ -139,9 +179,9 @@ std::vector<real> read_reals(const std::string& path, const std::string& what) {
   return read_vector<real>(path, what);
 }
 
-csr_matrix read_matrix_file(const std::string& path) {
+csr_matrix read_matrix_file(const std::string& path, int elements_per_entry) {
   auto in = open(path, "matrix", false);
-  check_matrix_size(in, path);
+  check_matrix_file(in, path, elements_per_entry);
   try {
     return read_matrix_market(in);
   } catch (const model_error& e) {

@@ -3,6 +3,8 @@
 // same input on every platform. File inputs are checked for length and 0/1 flags.
 #include "inputs.hpp"
 
+#include "memory.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -112,6 +114,39 @@ void require_valid_decays(const std::vector<real>& a, const std::string& what) {
     }
 }
 
+// The elements a run of shape `sh` holds at once for n (nonzeros for SpMV): integer products
+// (elementwise, matrix, SpMV) multiply through B-bit copies of their operands.
+double run_elements(input_shape sh, double n, bool integer, int bits) {
+  const double b = integer ? bits : 1;
+  if (sh == input_shape::vector_pair) return n * b;
+  if (sh == input_shape::matrix_pair) return n * n * n * b;
+  if (sh == input_shape::sparse_matrix) return n * b;
+  return n;
+}
+
+// An upper bound on the nonzeros of --bigbird B,R[,W,G] with side n: G global block rows are
+// full, every other block row holds at most W + G + R blocks.
+double bigbird_nonzeros(const std::vector<std::int64_t>& b, std::int64_t n) {
+  const double blocks = static_cast<double>(n / b[0]), side = static_cast<double>(b[0]);
+  const double w = b.size() > 2 ? static_cast<double>(b[2]) : 1, g = b.size() > 3 ? static_cast<double>(b[3]) : 2;
+  const double per_row = std::min(blocks, w + std::min(g, blocks) + static_cast<double>(b[1]));
+  return side * side * (std::min(g, blocks) * blocks + std::max(0.0, blocks - g) * per_row);
+}
+
+// Reals as a float32 machine holds them: each must lie in the float32 range (else usage_error
+// naming `what` and the index) and is rounded to float32. Float64 runs keep them as read.
+std::vector<real> held_reals(std::vector<real> x, number_format format, const std::string& what) {
+  if (format != number_format::float32) return x;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float f = static_cast<float>(x[i]);
+    if (!std::isfinite(f))
+      throw usage_error(what + ": value " + format_value(x[i], number_format::float64) + " at index " +
+                        std::to_string(i) + " is outside the float32 range (|x| <= 3.4028235e+38)");
+    x[i] = f;
+  }
+  return x;
+}
+
 bool has_flags(input_shape sh) {
   return sh == input_shape::segmented || sh == input_shape::decayed || sh == input_shape::sparse_matrix;
 }
@@ -152,16 +187,19 @@ void require_no_foreign_files(const algorithm_entry& e, const input_options& o) 
       throw usage_error(e.name + " does not read " + use.first + " (its input: " + to_string(sh) + ")");
 }
 
-algorithm_input input_from_files(const algorithm_entry& e, const input_options& o, number_format format) {
+algorithm_input input_from_files(const algorithm_entry& e, const input_options& o, number_format format, int bits) {
   const bool integer = format == number_format::integer;
   algorithm_input in;
   if (e.shape == input_shape::sparse_matrix) {
     require_file(o.matrix_file, "--matrix", e);
-    in.matrix = read_matrix_file(o.matrix_file);
+    in.matrix = read_matrix_file(o.matrix_file, integer ? bits : 1);
     if (integer) require_integer_values(in.matrix, "matrix file '" + o.matrix_file + "'");
     const auto cols = static_cast<std::size_t>(in.matrix.cols);
     if (!o.vector_file.empty() && integer) in.words = read_words(o.vector_file, "vector");
-    if (!o.vector_file.empty() && !integer) in.reals = read_reals(o.vector_file, "vector");
+    if (!o.vector_file.empty() && !integer)
+      in.reals = held_reals(read_reals(o.vector_file, "vector"), format, "vector file '" + o.vector_file + "'");
+    if (!integer)
+      in.matrix.values = held_reals(in.matrix.values, format, "matrix file '" + o.matrix_file + "'");
     if (o.vector_file.empty()) {
       draw d(o.seed);
       if (integer) in.words = random_words(d, in.matrix.cols, o.max_value.value_or(1), o.signed_values);
@@ -173,7 +211,7 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   }
   require_file(o.values_file, "--values", e);
   if (integer) in.words = read_words(o.values_file, "values");
-  else in.reals = read_reals(o.values_file, "values");
+  else in.reals = held_reals(read_reals(o.values_file, "values"), format, "values file '" + o.values_file + "'");
   const std::size_t n = integer ? in.words.size() : in.reals.size();
   if (e.shape == input_shape::segmented || e.shape == input_shape::decayed) {
     require_file(o.flags_file, "--flags", e);
@@ -181,7 +219,7 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   }
   if (e.shape == input_shape::decayed) {
     require_file(o.decays_file, "--decays", e);
-    in.decays = read_reals(o.decays_file, "decays");
+    in.decays = held_reals(read_reals(o.decays_file, "decays"), format, "decays file '" + o.decays_file + "'");
     require_length(in.decays.size(), n, "decays file '" + o.decays_file + "'");
     require_valid_decays(in.decays, "decays file '" + o.decays_file + "'");
   }
@@ -200,6 +238,8 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   } else {
     in.n = static_cast<std::int64_t>(n);
   }
+  require_memory(run_elements(e.shape, static_cast<double>(in.n), integer, bits),
+                 "the input files (n = " + std::to_string(in.n) + ")");
   return in;
 }
 
@@ -215,6 +255,8 @@ csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bit
       throw usage_error(std::string("--bigbird: ") + names[k] + " = " + std::to_string(b[k]) + " exceeds the " +
                         std::to_string(blocks) + " block(s) of side " + std::to_string(b[0]) + " in --n " +
                         std::to_string(n));
+  require_memory(run_elements(input_shape::sparse_matrix, bigbird_nonzeros(b, n), integer, bits),
+                 "--bigbird with --n " + std::to_string(n));
   csr_matrix a = bigbird_matrix(n, b[0], static_cast<int>(b[1]), static_cast<int>(b.size() > 2 ? b[2] : 1),
                                 static_cast<int>(b.size() > 3 ? b[3] : 2), o.seed);
   const std::int64_t m = o.max_value.value_or(default_max_value(input_shape::sparse_matrix, a.nonzeros(), bits));
@@ -244,13 +286,15 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
                       (o.from_files() ? std::string("input files") : e.name));
   require_no_foreign_files(e, o);
   require_no_ignored_options(e, o, format);
-  if (o.from_files()) return input_from_files(e, o, format);
+  if (o.from_files()) return input_from_files(e, o, format, bits);
 
   draw d(o.seed);
   const std::int64_t n = o.n;
   if (e.shape == input_shape::matrix_pair && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
     throw usage_error(e.name + ": --n " + std::to_string(n) + " is too large (the limit is n^3 <= 2^40, i.e. n <= " +
                       std::to_string(max_matrix_side) + ")");
+  if (o.bigbird.empty())
+    require_memory(run_elements(e.shape, static_cast<double>(n), integer, bits), "--n " + std::to_string(n));
   const std::int64_t side = e.shape == input_shape::matrix_pair ? n * n : n;
   const std::int64_t m = o.max_value.value_or(default_max_value(e.shape, n, bits));
   algorithm_input in;

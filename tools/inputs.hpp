@@ -20,11 +20,15 @@ std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits);
 
 // A vector file: binary when the name ends in .u8 .i32 .i64 .f32 .f64 (raw little-endian
 // elements of that type), otherwise text (numbers separated by spaces, commas or newlines;
-// '#' starts a comment). `what` names the file in error messages.
+// '#' starts a comment). `what` names the file in error messages. The file must be a regular
+// file (not a device or a pipe, whose size is unbounded).
 std::vector<word> read_words(const std::string& path, const std::string& what);
 std::vector<real> read_reals(const std::string& path, const std::string& what);
 
-// Reads a Matrix Market coordinate file into CSR, turning its errors into usage_error.
-csr_matrix read_matrix_file(const std::string& path);
+// Reads a Matrix Market coordinate file into CSR, turning its errors into usage_error. Before
+// parsing, its size line is checked: sides above 2^28, more entries than the file's bytes can
+// hold, or a run of more than the machine's memory (entries times `elements_per_entry`) are
+// refused; so are integer entries beyond 2^53, which the CSR's doubles would round.
+csr_matrix read_matrix_file(const std::string& path, int elements_per_entry);
 
 }  // namespace mmv::tool

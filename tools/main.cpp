@@ -1,7 +1,9 @@
 // mmvram: the command-line tool of the MMV-RAM simulator (docs/tool.md).
 // Exit codes: 0 success; 1 a result failed verification; 2 a bad command line, a bad input
-// file, input the machine rejects (model_error) or a word-width overflow (width_error).
+// file, input the machine rejects (model_error), a word-width overflow (width_error), an input
+// too large for the machine's memory, or a failed write (io_error).
 #include "commands.hpp"
+#include "output.hpp"
 #include "runner.hpp"
 #include "sweep.hpp"
 
@@ -49,12 +51,15 @@ run options:
   --matrix FILE.mtx     Matrix Market matrix for spmv; --vector FILE its dense vector
   --format F            report format: table | json | csv; default table
   --dag FILE.dot        write the dependency DAG as Graphviz DOT
+  --output FILE         write the whole result: text (one value per line, round-trip
+                        precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64
   --trace               print every instruction (unit, op, region, length, cost, output)
   --backend B           who executes: simulate (CPU) | cuda (GPU, timed); default simulate
   --repeat R            cuda: timed runs behind the reported medians; default 5
   --profile FILE.json   predict the device time (serial and DAG) from the ledger with this profile
   --strict-pricing      also the run re-priced strictly: gather/scatter/compress as sorting
                         networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)
+  --min-bits            also find the smallest B this input runs at (integer mode; a few more runs)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:
@@ -74,7 +79,10 @@ calibrate options:
   --device NAME, --sm-clock MHZ, --memory-clock MHZ   recorded in the profile
   --refit FILE.json     fit again on that profile's stored timings (CPU only) and write --out
 
-exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input or word-width overflow
+Each option may be given once; an empty value is an error.
+
+exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input, word-width overflow, an input
+too large for this machine's memory, or a failed write
 )";
 }
 
@@ -150,13 +158,25 @@ int dispatch(const std::vector<std::string>& args) {
 
 }  // namespace mmv::tool
 
+namespace {
+
+// The exit code of `args`, with the standard output flushed and checked: a report that could
+// not be written is an error, never a silent success.
+int run_checked(const std::vector<std::string>& args) {
+  const int code = mmv::tool::dispatch(args);
+  mmv::tool::check_written(std::cout, "to the standard output");
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // Every instruction allocates its output; keep freed blocks in the heap instead of returning
   // them to the kernel, so large runs do not pay a page fault per touched page per instruction.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   try {
-    return mmv::tool::dispatch(std::vector<std::string>(argv + 1, argv + argc));
+    return run_checked(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::length_error&) {
     std::cerr << "mmvram: error: out of memory: the input is too large for this machine (the simulator needs "
                  "about 80 bytes per element; see docs/tool.md, Performance)\n";
@@ -166,9 +186,9 @@ int main(int argc, char** argv) {
                  "about 80 bytes per element; see docs/tool.md, Performance)\n";
     return 2;
   } catch (const mmv::width_error& e) {
-    std::cerr << "mmvram: error: " << e.what() << " (" << mmv::tool::width_hint(e) << ")\n";
+    std::cerr << "mmvram: error: " << mmv::tool::escaped(e.what()) << " (" << mmv::tool::width_hint(e) << ")\n";
   } catch (const std::exception& e) {
-    std::cerr << "mmvram: error: " << e.what() << "\n";
+    std::cerr << "mmvram: error: " << mmv::tool::escaped(e.what()) << "\n";
   }
   return 2;
 }

@@ -3,7 +3,9 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -93,8 +95,9 @@ std::string json_string(const std::string& s) {
   return o.str() + '"';
 }
 
+// A field's JSON text; a number that is not finite (inf, nan) is null, never a bare token.
 std::string json_value(const field& f) {
-  if (!f.value) return "null";
+  if (!f.value || (f.type == kind::number && !std::isfinite(std::strtod(f.value->c_str(), nullptr)))) return "null";
   return f.type == kind::text ? json_string(*f.value) : *f.value;
 }
 
@@ -163,7 +166,8 @@ void print_json(std::ostream& out, const run_report& r) {
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
     out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
-  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"regions\": [";
+  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"min_word_bits\": "
+      << (r.min_word_bits ? std::to_string(*r.min_word_bits) : std::string("null")) << ",\n  \"regions\": [";
   bool first = true;
   for (const auto& [name, u] : r.regions) {
     out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
@@ -226,7 +230,11 @@ void print_table(std::ostream& out, const run_report& r) {
       << (r.outcome.tolerance > 0 ? " (max |error| " + num(r.outcome.max_abs_error, "%.3g") + ", tolerance " +
                                         num(r.outcome.tolerance, "%.3g") + ")"
                                   : " (exact)")
-      << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n\n";
+      << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n"
+      << (r.min_word_bits ? "min B      " + std::to_string(*r.min_word_bits) +
+                                " bits (the smallest word width this input runs at)\n"
+                          : std::string())
+      << "\n";
 
   const auto& t = r.totals;
   const auto& p = r.predicted;

@@ -43,6 +43,7 @@ struct run_report {
   std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
   std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger
   std::string profile_device;                     // the profile's GPU
+  std::optional<int> min_word_bits;  // --min-bits: the smallest B this input runs at
   std::string error;  // a sweep point that raised an error instead of finishing
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;

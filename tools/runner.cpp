@@ -3,6 +3,7 @@
 #include "runner.hpp"
 
 #include "inputs.hpp"
+#include "output.hpp"
 
 #include "mmvram/model/time_model.hpp"
 
@@ -71,6 +72,23 @@ void time_on_device(const algorithm_entry& entry, const algorithm_input& input, 
   r.instructions = std::move(records);
 }
 
+// The smallest B in 2..bits at which `input` runs without a word-width overflow (it runs at
+// `bits`), by bisection: the result runs, and one bit less overflows.
+int smallest_word_bits(const algorithm_entry& e, const algorithm_input& input, machine_config config, int bits) {
+  int fails = 1, runs = bits;
+  while (runs - fails > 1) {
+    config.word_bits = (fails + runs) / 2;
+    machine m(config);
+    try {
+      e.run(m, input);
+      runs = config.word_bits;
+    } catch (const width_error&) {
+      fails = config.word_bits;
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 run_report run_once(const run_options& o) {
@@ -125,7 +143,12 @@ run_report run_once(const run_options& o) {
     std::ofstream dot(o.dag_file);
     if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");
     m.graph().write_dot(dot);
+    check_written(dot, "the DAG file '" + o.dag_file + "'");
   }
+  if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
+  config.record_dag = config.record_trace = false;
+  config.backend = "simulate";  // the smallest B is a property of the ledger, found on the CPU
+  if (o.min_bits) r.min_word_bits = smallest_word_bits(entry, input, config, o.bits);
   return r;
 }
 

@@ -7,6 +7,7 @@
 // the whole sweep, so a second sweep on the same file exits 2 instead of losing rows.
 #include "sweep.hpp"
 
+#include "output.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 #include "sweep_csv.hpp"
@@ -125,13 +126,15 @@ int run_sweep(const sweep_options& o) {
   const bool fresh = std::filesystem::file_size(o.out) == 0;  // csv_lock created a missing file
   std::ofstream csv(o.out, std::ios::app);
   if (!csv) throw usage_error("cannot write '" + o.out + "'");
-  if (fresh) csv << csv_header() << "\n" << std::flush;
+  if (fresh) csv << csv_header() << "\n";
+  check_written(csv, "'" + o.out + "'");
 
   std::mutex append;
   std::atomic<std::size_t> next{0};
   std::size_t finished = 0, failures = 0;
   progress_bar bar(todo.size(), o.quiet);
   bar.update(0, "");
+  std::string write_error;  // the first failed append; the workers stop taking points
   const auto worker = [&] {
     for (std::size_t i; (i = next++) < todo.size();) {
       run_report r;
@@ -142,10 +145,18 @@ int run_sweep(const sweep_options& o) {
       } catch (const std::length_error& e) {
         r = failed_point(todo[i], std::string("out of memory: the input is too large for this machine (") + e.what() + ")");
       } catch (const std::exception& e) {
-        r = failed_point(todo[i], e.what());
+        r = failed_point(todo[i], escaped(e.what()));
       }
       std::lock_guard guard(append);
-      csv << csv_row(r) << "\n" << std::flush;
+      if (!write_error.empty()) return;
+      csv << csv_row(r) << "\n";
+      try {
+        check_written(csv, "'" + o.out + "'");
+      } catch (const io_error& e) {
+        write_error = e.what();
+        next = todo.size();
+        return;
+      }
       failures += r.error.empty() && r.outcome.verified ? 0 : 1;
       bar.update(++finished, r.algorithm + " n=" + std::to_string(r.n) + " s=" + std::to_string(r.s) +
                                  (r.error.empty() ? "" : " (error)"));
@@ -155,6 +166,7 @@ int run_sweep(const sweep_options& o) {
   const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(todo.size())));
   for (int j = 0; j < jobs; ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (!write_error.empty()) throw io_error(write_error);
   if (!o.quiet)
     std::fprintf(stderr, "mmvram sweep: %zu new row(s), %zu already present, %zu failed -> %s%s%s\n", todo.size(),
                  present, failures + kept_failures, o.out.c_str(),

@@ -83,8 +83,14 @@ csv_contents read_existing(const std::string& path, const std::vector<std::size_
 
 csv_lock::csv_lock(const std::string& path) {
   for (;;) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd < 0) throw usage_error("cannot open '" + path + "': " + system_error_text());
+    struct stat kind{};
+    if (::fstat(fd, &kind) != 0 || !S_ISREG(kind.st_mode)) {
+      ::close(fd);
+      throw usage_error("--out '" + path + "' is not a regular file (a sweep appends its rows to a regular file)");
+    }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const bool busy = errno == EWOULDBLOCK;
       const std::string why = system_error_text();

@@ -35,7 +35,8 @@ csv_contents read_existing(const std::string& path, const std::vector<std::size_
 
 // An exclusive lock (flock) on a sweep's CSV, created if missing, held from reading it to the
 // last appended row, so that two sweeps on one file never interleave: a second one gets
-// usage_error at once. It follows the file across rewrite().
+// usage_error at once, and so does a path that is not a regular file (a device, a FIFO, a
+// directory). It follows the file across rewrite().
 class csv_lock {
  public:
   explicit csv_lock(const std::string& path);

@@ -12,6 +12,7 @@
 #include "mmvram/algorithms/segmented_baselines.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,12 +21,18 @@ namespace mmv {
 
 namespace {
 
-// Bound on |out - ref| for a float run over values whose absolute sum is `magnitude`: each of
-// the O(log n) levels of a scan rounds a partial sum no larger than the magnitude once.
-double tolerance(number_format f, std::int64_t n, double magnitude) {
+// The allowed |out - ref| of a float run over values whose magnitudes sum to `magnitude` (M):
+// (2 gamma_d + 2u) M, gamma_d = d u / (1 - d u), u the unit roundoff. d bounds the roundings
+// on any path from an input to an output: each of the <= ceil(log_s n) + 1 MMU levels of the
+// up and down sweeps sums at most s terms in double and rounds once to the format (s roundings),
+// plus 2 ceil(log2 n) + 2 VCU additions; the speculative scans' differences double it, and the
+// reference (compensated, reference.hpp) adds at most 2u M.
+double tolerance(number_format f, std::int64_t n, int s, double magnitude) {
   if (f == number_format::integer) return 0;
-  const double unit_roundoff = f == number_format::float32 ? 0x1p-24 : 0x1p-53;
-  return 4 * unit_roundoff * static_cast<double>(ceil_log(std::max<std::int64_t>(n, 1), 2) + 2) * magnitude;
+  const double u = f == number_format::float32 ? 0x1p-24 : 0x1p-53;
+  const std::int64_t m = std::max<std::int64_t>(n, 2);
+  const double d = 2.0 * s * static_cast<double>(ceil_log(m, s) + 1) + 2.0 * static_cast<double>(ceil_log(m, 2)) + 2;
+  return (2 * d * u / (1 - d * u) + 2 * u) * magnitude;
 }
 
 double abs_sum(const std::vector<real>& x) {
@@ -34,37 +41,41 @@ double abs_sum(const std::vector<real>& x) {
   return s;
 }
 
-std::string format_value(word v) { return std::to_string(v); }
-std::string format_value(real v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+// The values as a machine of format `f` holds them (rounded to float32 in float32 mode).
+std::vector<real> held(std::vector<real> x, number_format f) {
+  if (f == number_format::float32)
+    for (auto& v : x) v = static_cast<float>(v);
+  return x;
 }
+const std::vector<word>& held(const std::vector<word>& x, number_format) { return x; }
 
-// Compares a result with its reference (exactly for integers, within `tol` for reals) and
-// records the simulator time of the run.
+// Compares a result with its reference (exactly for integers, within `tol` for reals), keeps
+// the whole result and records the simulator time of the run.
 template <class T>
-algorithm_outcome checked(const std::vector<T>& got, const std::vector<T>& want, double tol, double seconds) {
+algorithm_outcome checked(std::vector<T> got, const std::vector<T>& want, double tol, double seconds,
+                          number_format f) {
   algorithm_outcome o;
   o.output_length = static_cast<std::int64_t>(got.size());
   o.tolerance = tol;
   o.simulate_seconds = seconds;
-  for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i]));
-  if constexpr (std::is_same_v<T, word>) o.output_words = got;
-  else o.output_reals = got;
-  if (got.size() != want.size()) {
+  for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i], f));
+  if (got.size() != want.size())
     o.mismatch = "output has " + std::to_string(got.size()) + " values, the reference " + std::to_string(want.size());
-    return o;
-  }
-  o.verified = true;
-  for (std::size_t i = 0; i < got.size(); ++i) {
+  o.verified = got.size() == want.size();
+  for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
     const double err = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-    const bool bad = std::is_same_v<T, word> ? got[i] != want[i] : !(err <= tol);
     if (std::is_same_v<T, real>) o.max_abs_error = std::max(o.max_abs_error, std::isnan(err) ? INFINITY : err);
+    const bool bad = std::is_same_v<T, word> ? got[i] != want[i] : !(err <= tol);
     if (bad && o.verified)
-      o.mismatch = "index " + std::to_string(i) + ": got " + format_value(got[i]) + ", expected " + format_value(want[i]);
+      o.mismatch = "index " + std::to_string(i) + ": got " + format_value(got[i], f) + ", expected " +
+                   format_value(want[i], f) +
+                   (std::is_same_v<T, word> ? std::string()
+                                            : ", |error| " + format_value(err, number_format::float64) +
+                                                  " > tolerance " + format_value(tol, number_format::float64));
     o.verified = o.verified && !bad;
   }
+  if constexpr (std::is_same_v<T, word>) o.output_words = std::move(got);
+  else o.output_reals = std::move(got);
   return o;
 }
 
@@ -86,22 +97,24 @@ const std::vector<T>& values_of(const algorithm_input& in) {
 // Unsegmented scans: out = inclusive_scan(x).
 template <class T, class Algo>
 algorithm_outcome run_scan_as(machine& m, const algorithm_input& in, Algo algo) {
-  const auto& x = values_of<T>(in);
+  const auto& f = m.config().format;
+  const auto x = held(values_of<T>(in), f);
   double seconds = 0;
   const auto got = timed(seconds, [&] { return m.read(algo(m, m.load<T>(x, "x"))); });
-  const double mag = std::is_same_v<T, real> ? abs_sum(in.reals) : 0;
-  return checked(got, reference::inclusive_scan(x), tolerance(m.config().format, in.n, mag), seconds);
+  const double mag = std::is_same_v<T, real> ? abs_sum(held(in.reals, f)) : 0;
+  return checked(got, reference::inclusive_scan(x), tolerance(f, in.n, m.config().s, mag), seconds, f);
 }
 
 // Segmented scans (sum = false) and sums (sum = true) of x with flags f.
 template <class T, class Algo>
 algorithm_outcome run_segmented_as(machine& m, const algorithm_input& in, bool sum, Algo algo) {
-  const auto& x = values_of<T>(in);
+  const auto& f = m.config().format;
+  const auto x = held(values_of<T>(in), f);
   double seconds = 0;
   const auto got = timed(seconds, [&] { return m.read(algo(m, m.load<T>(x, "x"), m.load<word>(in.flags, "f"))); });
   const auto want = sum ? reference::segmented_sum(x, in.flags) : reference::segmented_scan(x, in.flags);
-  const double mag = std::is_same_v<T, real> ? abs_sum(in.reals) : 0;
-  return checked(got, want, tolerance(m.config().format, in.n, mag), seconds);
+  const double mag = std::is_same_v<T, real> ? abs_sum(held(in.reals, f)) : 0;
+  return checked(got, want, tolerance(f, in.n, m.config().s, mag), seconds, f);
 }
 
 bool is_integer(const machine& m) { return m.config().format == number_format::integer; }
@@ -129,20 +142,22 @@ std::int64_t segments_of(const algorithm_input& in) {
 // reference within tolerance() of the magnitude of the same recurrence on |b|.
 algorithm_entry::runner decayed_runner(real_vec (*algo)(machine&, const real_vec&, const real_vec&, const word_vec&)) {
   return [algo](machine& m, const algorithm_input& in) {
+    const auto& f = m.config().format;
+    const auto a = held(in.decays, f), b = held(in.reals, f);
     double seconds = 0;
     const auto got = timed(seconds, [&] {
-      return m.read(algo(m, m.load<real>(in.decays, "a"), m.load<real>(in.reals, "b"), m.load<word>(in.flags, "f")));
+      return m.read(algo(m, m.load<real>(a, "a"), m.load<real>(b, "b"), m.load<word>(in.flags, "f")));
     });
-    std::vector<real> abs_b(in.reals.size());
-    std::transform(in.reals.begin(), in.reals.end(), abs_b.begin(), [](real v) { return std::fabs(v); });
-    const auto bound = reference::decayed_scan(in.decays, abs_b, in.flags);
+    std::vector<real> abs_b(b.size());
+    std::transform(b.begin(), b.end(), abs_b.begin(), [](real v) { return std::fabs(v); });
+    const auto bound = reference::decayed_scan(a, abs_b, in.flags);
     const double mag = bound.empty() ? 0 : *std::max_element(bound.begin(), bound.end());
-    return checked(got, reference::decayed_scan(in.decays, in.reals, in.flags), tolerance(m.config().format, in.n, mag),
-                   seconds);
+    return checked(got, reference::decayed_scan(a, b, in.flags), tolerance(f, in.n, m.config().s, mag), seconds, f);
   };
 }
 
-// SpMV: y = A v. The reference sums each row's products in double (integers: exactly); the
+// SpMV: y = A v. The reference sums each row's exact products without rounding error (integers:
+// exactly; reals: reference::exact_sum); the
 // float tolerance scales with the sum of |a_rk v_k| over all entries, which SCD's speculative
 // scan runs through.
 algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
@@ -153,7 +168,7 @@ algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
     std::vector<word> want(static_cast<std::size_t>(a.rows), 0);
     for (std::int64_t r = 0; r < a.rows; ++r)
       for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) want[r] += static_cast<word>(a.values[k]) * in.words[a.col_idx[k]];
-    return checked(got, want, 0, seconds);
+    return checked(got, want, 0, seconds, m.config().format);
   }
   csr_matrix rounded = a;
   std::vector<real> v = in.reals;
@@ -163,13 +178,17 @@ algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
   }
   std::vector<real> want(static_cast<std::size_t>(a.rows), 0.0);
   double mag = 0;
-  for (std::int64_t r = 0; r < a.rows; ++r)
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    reference::exact_sum row;
     for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      want[r] += rounded.values[k] * v[a.col_idx[k]];
+      row.add_product(rounded.values[k], v[a.col_idx[k]]);
       mag += std::fabs(rounded.values[k] * v[a.col_idx[k]]);
     }
+    want[r] = row.value();
+  }
   const auto got = timed(seconds, [&] { return m.read(spmv_csr(m, rounded, m.load<real>(v, "v"))); });
-  return checked(got, want, tolerance(m.config().format, in.n, mag), seconds);
+  const auto& f = m.config().format;
+  return checked(got, want, tolerance(f, in.n, m.config().s, mag), seconds, f);
 }
 
 std::optional<cost_prediction> predict_spmv(const algorithm_input& in, const machine_config& c) {
@@ -189,7 +208,7 @@ algorithm_outcome run_elementwise_product(machine& m, const algorithm_input& in)
   });
   std::vector<word> want(in.words.size());
   for (std::size_t i = 0; i < want.size(); ++i) want[i] = in.words[i] * in.words2[i];
-  return checked(got, want, 0, seconds);
+  return checked(got, want, 0, seconds, number_format::integer);
 }
 
 algorithm_outcome run_matrix_product(machine& m, const algorithm_input& in) {
@@ -202,7 +221,7 @@ algorithm_outcome run_matrix_product(machine& m, const algorithm_input& in) {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t k = 0; k < n; ++k)
       for (std::int64_t j = 0; j < n; ++j) want[i * n + j] += in.words[i * n + k] * in.words2[k * n + j];
-  return checked(got, want, 0, seconds);
+  return checked(got, want, 0, seconds, number_format::integer);
 }
 
 algorithm_entry::predictor by_size(cost_prediction (*f)(std::int64_t, int)) {
@@ -291,6 +310,15 @@ std::vector<algorithm_entry> make_table() {
 }
 
 }  // namespace
+
+std::string format_value(word v, number_format) { return std::to_string(v); }
+
+std::string format_value(real v, number_format format) {
+  char buf[64];
+  const auto r = format == number_format::float32 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v))
+                                                  : std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 const char* to_string(input_shape shape) {
   switch (shape) {

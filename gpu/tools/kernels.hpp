@@ -15,7 +15,7 @@ namespace mmv::gpu::harness {
 
 enum class op { copy, scan, segmented_scan, segmented_sum };
 const char* op_name(op o);
-// Bytes of device traffic counted per item (DESIGN section 3): copy and scan 8 (4 read + 4
+// Bytes of device traffic counted per item (docs/gpu_targets.md): copy and scan 8 (4 read + 4
 // written), segmented scan 9 (4 + 1 flag + 4), segmented sum 5 (read only).
 double bytes_per_item(op o);
 

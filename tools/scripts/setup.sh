@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what mmvram needs on a fresh Debian machine, skipping what is already there:
-# compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, and
+# compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, clang with
+# libFuzzer (for fuzz/), and
 # matplotlib from PyPI for the plots (python3 may be a pyenv build, not Debian's). Safe to run repeatedly.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2
-          libbenchmark-dev graphviz python3 python3-pip)
+          libbenchmark-dev graphviz python3 python3-pip clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -16,6 +17,16 @@ if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# libFuzzer (tools/scripts/fuzz.sh): some Debian releases ship its runtime apart from clang.
+fuzz_probe='extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }'
+if ! echo "$fuzz_probe" | clang++ -x c++ -fsanitize=fuzzer - -o /dev/null >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  major=$(clang++ -dumpversion | cut -d. -f1)
+  echo "setup: installing libFuzzer (libclang-rt-$major-dev)" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "libclang-rt-$major-dev" >/dev/null
 fi
 
 if ! python3 -c "import matplotlib" >/dev/null 2>&1; then

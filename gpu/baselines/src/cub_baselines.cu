@@ -1,5 +1,5 @@
 // CUB baselines, the copy, and the preparation of keys and offsets from flags. CUB gets 32-bit
-// item counts when n fits (as in DESIGN's anchor measurements) and 64-bit ones otherwise.
+// item counts when n fits (as in the anchor measurements, docs/gpu_targets.md) and 64-bit ones otherwise.
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>

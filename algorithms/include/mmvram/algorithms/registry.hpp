@@ -45,9 +45,9 @@ struct algorithm_outcome {
   double tolerance = 0;      // allowed |out - ref| in float modes (0: exact)
   std::string mismatch;      // first differing position, when not verified
   std::int64_t output_length = 0;
-  std::vector<std::string> output_preview;  // first 16 output values, formatted
-  std::vector<word> output_words;           // the whole output (integer machines)
-  std::vector<real> output_reals;           // the whole output (float machines)
+  std::vector<std::string> output_preview;  // first 16 output values, at round-trip precision
+  std::vector<word> output_words;           // the whole result of an integer run
+  std::vector<real> output_reals;           // the whole result of a float run
   double simulate_seconds = 0;              // loading, running and reading back only
 };
 
@@ -70,6 +70,11 @@ struct algorithm_entry {
   // iterated_addition_limit); empty for every algorithm of the plain model (limit 0, off).
   std::function<std::int64_t(std::int64_t n)> iterated_addition_limit = {};
 };
+
+// A value as the shortest text that reads back to it exactly: integers in decimal, reals as
+// float32 in float32 mode (the machine holds nothing finer) and as double otherwise.
+std::string format_value(word v, number_format format);
+std::string format_value(real v, number_format format);
 
 // Every algorithm, in the order `mmvram list` prints them.
 const std::vector<algorithm_entry>& algorithm_table();
