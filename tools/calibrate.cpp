@@ -35,11 +35,14 @@ double median(std::vector<double> v) {
 }
 
 // Runs `issue` repeat + 1 times on `m` (the first is a warm-up) and returns the median device
-// time of the instruction it records last, with that record.
-std::pair<double, instruction_record> time_one(machine& m, int repeat, const std::function<void()>& issue) {
+// time of the instruction it records last, with that record. Interleaved (the default), two
+// small instructions of other kernels run just before each issue, as in an algorithm, where an
+// instruction rarely follows itself; back to back, the issues follow each other.
+std::pair<double, instruction_record> time_one(machine& m, int repeat, bool interleaved, const std::function<void()>& issue) {
   std::vector<double> ns;
   instruction_record last;
   for (int k = 0; k <= repeat; ++k) {
+    if (interleaved) (void)m.lane_index(256, 16), (void)m.iota(256, 0, 1, 4);
     issue();
     m.collect_timing();
     last = m.costs().records().back();
@@ -81,6 +84,7 @@ int command_calibrate(const calibrate_options& o) {
   device_profile p;
   p.backend = o.backend;
   p.device = o.device_name;
+  p.context = o.interleaved ? "interleaved" : "back-to-back";
   p.sm_clock_mhz = o.sm_clock_mhz, p.memory_clock_mhz = o.memory_clock_mhz;
   const std::time_t now = std::time(nullptr);
   char date[32];
@@ -100,43 +104,52 @@ int command_calibrate(const calibrate_options& o) {
     const word_vec x = w.load<word>(random_words(m, 1000, rng), "x"), y = w.load<word>(random_words(m, 1000, rng), "y");
     const word_vec f = w.load<word>(random_words(m, 1, rng), "f");
     // Streaming VCU instructions of 0 to 3 operands.
-    record("stream", m, 16, time_one(w, o.repeat, [&] { w.add(x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, [&] { w.add(x, word{3}); }));
-    record("stream", m, 16, time_one(w, o.repeat, [&] { w.select(f, x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, [&] { w.broadcast(word{7}, m); }));
-    record("stream", m, 16, time_one(w, o.repeat, [&] { w.shift(x, 1, word{0}); }));
+    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, word{3}); }));
+    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.select(f, x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.broadcast(word{7}, m); }));
+    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.shift(x, 1, word{0}); }));
     // Gather at sorted random positions (the algorithms gather per segment, monotonically).
     std::vector<word> idx = random_words(m, m - 1, rng);
     std::sort(idx.begin(), idx.end());
     const word_vec gi = w.load<word>(idx, "idx");
-    record("gather", m, 16, time_one(w, o.repeat, [&] { w.gather(x, gi); }));
+    record("gather", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.gather(x, gi); }));
     // Scatter of m/16 values at stride 16 (MatMulScan's carries), compress at density 1/32.
     const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
-    record("scatter", m, 16, time_one(w, o.repeat, [&] { w.scatter(x, si, sv); }));
+    record("scatter", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.scatter(x, si, sv); }));
     std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
     word rank = 0;
     for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = rng() % 32 == 0, pos[i] = rank, rank += mask[i];
     const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
-    record("compress", m, 16, time_one(w, o.repeat, [&] { w.compress(x, mk, ps); }));
+    record("compress", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.compress(x, mk, ps); }));
     for (int s : o.mmu_s) {
       if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
       machine ms(config_of(o, s, number_format::integer));
       const word_vec xs = ms.load<word>(random_words(m, 1000, rng), "x"), fs = ms.load<word>(random_words(m, 1, rng), "f");
-      record("revspec", m, s, time_one(ms, o.repeat, [&] { ms.revspec(xs, fs); }));
+      record("revspec", m, s, time_one(ms, o.repeat, o.interleaved, [&] { ms.revspec(xs, fs); }));
       std::vector<word> ones(static_cast<std::size_t>(s) * s);
       for (int k = 0; k < s; ++k)
         for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
       const word_vec wm = ms.load<word>(ones, "w");
-      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, [&] { ms.mmu(xs, wm); }));
+      // Each issue a product of another shape (m, m - s, ..., m - 7s rows of s), as in an algorithm,
+      // where every MMU instruction has its own length: the library's choice of kernel is not cached.
+      const auto shaped = [&](std::int64_t k) { return std::max<std::int64_t>(s, m - s * (k % 8)); };
+      std::int64_t k = 0;
+      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, o.interleaved, [&] {
+               ms.mmu(ms.resize(xs, shaped(k++), word{0}), wm);
+             }));
       machine mr(config_of(o, s, number_format::float64));
       std::vector<real> xr(static_cast<std::size_t>(m)), onesr(ones.begin(), ones.end());
       std::uniform_real_distribution<real> u(0, 1);
       for (auto& v : xr) v = u(rng);
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
-      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, [&] { mr.mmu(xrv, wr); }));
+      k = 0;
+      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, o.interleaved, [&] {
+               mr.mmu(mr.resize(xrv, shaped(k++), 0.0), wr);
+             }));
     }
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
-    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, [&] { w.block_prefix_sum(x, k); }));
+    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, o.interleaved, [&] { w.block_prefix_sum(x, k); }));
   }
 
   std::vector<training_point> points;

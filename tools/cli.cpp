@@ -311,7 +311,7 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
       {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_real(v, "--memory-clock"); }},
       {"--refit", [&](const std::string& v) { o.refit = v; }},
   };
-  walk(args, options, {{"--quiet", [&] { o.quiet = true; }}},
+  walk(args, options, {{"--quiet", [&] { o.quiet = true; }}, {"--back-to-back", [&] { o.interleaved = false; }}},
        [](const std::string& p) { throw usage_error("calibrate takes no argument (got '" + p + "')"); });
   if (o.out.empty()) throw usage_error("calibrate needs --out FILE.json");
   if (o.backend == "simulate" && o.refit.empty()) throw usage_error("calibrate times a device: it needs --backend cuda");

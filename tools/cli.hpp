@@ -89,6 +89,7 @@ struct calibrate_options {
   std::string device_name = "unknown";           // --device, as nvidia-smi names it
   double sm_clock_mhz = 0, memory_clock_mhz = 0;  // --sm-clock, --memory-clock (for the record)
   std::string refit;  // --refit FILE.json: fit again on that profile's stored timings (no device)
+  bool interleaved = true;  // --back-to-back: time each instruction after itself, not after others
 };
 
 struct instructions_options {

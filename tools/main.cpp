@@ -78,6 +78,7 @@ calibrate options:
   --repeat R            timed issues per point after a warm-up (default 7); --seed K; --quiet
   --device NAME, --sm-clock MHZ, --memory-clock MHZ   recorded in the profile
   --refit FILE.json     fit again on that profile's stored timings (CPU only) and write --out
+  --back-to-back        time each instruction right after itself (default: after two others)
 
 Each option may be given once; an empty value is an error.
 

@@ -310,6 +310,7 @@ device_profile read_profile(const std::string& path) {
   p.device = text(*top, "device", path);
   p.date = text(*top, "date", path);
   p.backend = text(*top, "backend", path);
+  if (top->count("context")) p.context = text(*top, "context", path);
   p.sm_clock_mhz = number(*top, "sm_clock_mhz", path);
   p.memory_clock_mhz = number(*top, "memory_clock_mhz", path);
   p.bytes_per_word = static_cast<int>(number(*top, "bytes_per_word", path));
@@ -347,7 +348,7 @@ device_profile read_profile(const std::string& path) {
 void write_profile(const std::string& path, const device_profile& p) {
   std::ostringstream o;
   o << "{\n  \"schema\": \"mmvram-profile/1\",\n  \"device\": \"" << p.device << "\",\n  \"date\": \"" << p.date
-    << "\",\n  \"backend\": \"" << p.backend << "\",\n  \"sm_clock_mhz\": " << num(p.sm_clock_mhz)
+    << "\",\n  \"backend\": \"" << p.backend << "\",\n  \"context\": \"" << p.context << "\",\n  \"sm_clock_mhz\": " << num(p.sm_clock_mhz)
     << ",\n  \"memory_clock_mhz\": " << num(p.memory_clock_mhz) << ",\n  \"bytes_per_word\": " << p.bytes_per_word
     << ",\n  \"classes\": {";
   bool first = true;

@@ -36,6 +36,7 @@ struct device_profile {
   std::string device;   // GPU name
   std::string date;     // of the calibration
   std::string backend;  // "cuda"
+  std::string context = "interleaved";  // how the instructions were timed: interleaved or back-to-back
   double sm_clock_mhz = 0, memory_clock_mhz = 0;
   int bytes_per_word = 8;
   std::map<std::string, class_time_model> classes;
