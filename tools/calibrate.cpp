@@ -39,16 +39,16 @@ double median(std::vector<double> v) {
 // small instructions of other kernels run just before each issue, as in an algorithm, where an
 // instruction rarely follows itself; back to back, the issues follow each other.
 std::pair<double, instruction_record> time_one(machine& m, int repeat, bool interleaved, const std::function<void()>& issue) {
-  std::vector<double> ns;
-  instruction_record last;
+  std::vector<std::pair<double, instruction_record>> timed;
   for (int k = 0; k <= repeat; ++k) {
     if (interleaved) (void)m.lane_index(256, 16), (void)m.iota(256, 0, 1, 4);
     issue();
     m.collect_timing();
-    last = m.costs().records().back();
-    if (k > 0) ns.push_back(last.measured_ns);
+    if (k > 0) timed.emplace_back(m.costs().records().back().measured_ns, m.costs().records().back());
   }
-  return {median(ns), last};
+  // The median issue, with its own sizes (interleaved MMU issues differ in shape).
+  std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return timed[timed.size() / 2];
 }
 
 std::vector<word> random_words(std::int64_t m, word hi, std::mt19937_64& rng) {
@@ -131,12 +131,13 @@ int command_calibrate(const calibrate_options& o) {
       for (int k = 0; k < s; ++k)
         for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
       const word_vec wm = ms.load<word>(ones, "w");
-      // Each issue a product of another shape (m, m - s, ..., m - 7s rows of s), as in an algorithm,
-      // where every MMU instruction has its own length: the library's choice of kernel is not cached.
-      const auto shaped = [&](std::int64_t k) { return std::max<std::int64_t>(s, m - s * (k % 8)); };
+      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words), as in
+      // an algorithm, where every MMU instruction has its own shape: the library's choice of
+      // kernel is not cached. Back to back, the same product again and again.
+      const auto shaped = [&](std::int64_t k) { return o.interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
       std::int64_t k = 0;
       record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, o.interleaved, [&] {
-               ms.mmu(ms.resize(xs, shaped(k++), word{0}), wm);
+               ms.mmu(o.interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, s, number_format::float64));
       std::vector<real> xr(static_cast<std::size_t>(m)), onesr(ones.begin(), ones.end());
@@ -145,7 +146,7 @@ int command_calibrate(const calibrate_options& o) {
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
       record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, o.interleaved, [&] {
-               mr.mmu(mr.resize(xrv, shaped(k++), 0.0), wr);
+               mr.mmu(o.interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
              }));
     }
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));

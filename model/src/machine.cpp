@@ -139,7 +139,13 @@ vec<T> machine::load(std::span<const T> values, const std::string& name) {
   const auto m = static_cast<std::int64_t>(held.size());
   const auto seq = static_cast<std::int64_t>(ledger_.records().size());
   backend_->begin_instruction(seq, "load");
-  handle<T> out = backend_->upload(std::span<const T>(held));
+  handle<T> out;
+  try {
+    out = backend_->upload(std::span<const T>(held));
+  } catch (...) {
+    backend_->abandon_instruction(seq);
+    throw;
+  }
   backend_->end_instruction(seq);
   // Loads are listed under their own name (x, const:prefix-ones, ...).
   return retire<T>(op_code::load, operand_sizes{m, m}, std::move(out), {}, &name);

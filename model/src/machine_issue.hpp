@@ -9,7 +9,13 @@ template <class T, class Run>
 vec<T> machine::issue(op_code op, operand_sizes sizes, std::initializer_list<vec_node> inputs, Run run) {
   const auto seq = static_cast<std::int64_t>(ledger_.records().size());
   backend_->begin_instruction(seq, info_of(op).name);
-  handle<T> out = run(*backend_);
+  handle<T> out;
+  try {
+    out = run(*backend_);
+  } catch (...) {
+    backend_->abandon_instruction(seq);  // no record: a timing backend drops its bracket
+    throw;
+  }
   backend_->end_instruction(seq);
   return retire<T>(op, sizes, std::move(out), inputs);
 }

@@ -41,7 +41,9 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
   std::int64_t best_s = 0;
   for (const auto& [name, m] : p.classes) {
     if (name.rfind(format + "/s", 0) != 0) continue;
-    const std::int64_t cs = std::stoll(name.substr(format.size() + 2));
+    const std::string digits = name.substr(format.size() + 2);
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::int64_t cs = std::stoll(digits);
     const bool better = best == nullptr || (cs >= s && (best_s < s || cs < best_s)) || (cs < s && best_s < s && cs > best_s);
     if (better) best = &m, best_s = cs;
   }
@@ -281,10 +283,28 @@ double number(const json_object& o, const std::string& key, const std::string& p
   if (!d || !std::isfinite(*d)) throw model_error("device profile " + path + ": field '" + key + "' must be a finite number");
   return *d;
 }
+// A whole number in [lo, hi] (checked before any conversion).
+std::int64_t count(const json_object& o, const std::string& key, const std::string& path, double lo, double hi) {
+  const double d = number(o, key, path);
+  if (!(d >= lo && d <= hi) || d != std::floor(d))
+    throw model_error("device profile " + path + ": field '" + key + "' must be a whole number in range");
+  return static_cast<std::int64_t>(d);
+}
 std::string text(const json_object& o, const std::string& key, const std::string& path) {
   const auto* s = std::get_if<std::string>(&member(o, key, path).v);
   if (!s) throw model_error("device profile " + path + ": field '" + key + "' must be a string");
   return *s;
+}
+
+// s as a JSON string literal.
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (const unsigned char c : s) {
+    if (c == '"' || c == '\\') q += '\\', q += static_cast<char>(c);
+    else if (c < 0x20) q += ' ';
+    else q += static_cast<char>(c);
+  }
+  return q + "\"";
 }
 
 std::string num(double v) {
@@ -313,8 +333,7 @@ device_profile read_profile(const std::string& path) {
   if (top->count("context")) p.context = text(*top, "context", path);
   p.sm_clock_mhz = number(*top, "sm_clock_mhz", path);
   p.memory_clock_mhz = number(*top, "memory_clock_mhz", path);
-  p.bytes_per_word = static_cast<int>(number(*top, "bytes_per_word", path));
-  if (p.bytes_per_word < 1 || p.bytes_per_word > 16) throw model_error("device profile " + path + ": bytes_per_word out of range");
+  p.bytes_per_word = static_cast<int>(count(*top, "bytes_per_word", path, 1, 16));
   const auto* classes = std::get_if<json_object>(&member(*top, "classes", path).v);
   if (!classes) throw model_error("device profile " + path + ": 'classes' must be an object");
   for (const auto& [name, value] : *classes) {
@@ -326,7 +345,7 @@ device_profile read_profile(const std::string& path) {
     m.ns_per_op = number(*c, "ns_per_op", path);
     m.residual_median = number(*c, "residual_median", path);
     m.residual_max = number(*c, "residual_max", path);
-    m.points = static_cast<int>(number(*c, "points", path));
+    m.points = static_cast<int>(count(*c, "points", path, 0, 1e9));
     if (m.latency_ns < 0 || m.ns_per_byte < 0 || m.ns_per_op < 0)
       throw model_error("device profile " + path + ": class '" + name + "' has a negative constant");
     p.classes[name] = m;
@@ -337,8 +356,8 @@ device_profile read_profile(const std::string& path) {
     for (const auto& v : *pts) {
       const auto* t = std::get_if<json_object>(&v.v);
       if (!t) throw model_error("device profile " + path + ": a training point must be an object");
-      p.points.push_back({text(*t, "class", path), text(*t, "op", path), static_cast<std::int64_t>(number(*t, "m", path)),
-                          static_cast<int>(number(*t, "s", path)), number(*t, "bytes", path), number(*t, "work", path),
+      p.points.push_back({text(*t, "class", path), text(*t, "op", path), count(*t, "m", path, 0, 0x1p62),
+                          static_cast<int>(count(*t, "s", path, 0, 1e6)), number(*t, "bytes", path), number(*t, "work", path),
                           number(*t, "measured_ns", path), number(*t, "predicted_ns", path)});
     }
   }
@@ -347,13 +366,13 @@ device_profile read_profile(const std::string& path) {
 
 void write_profile(const std::string& path, const device_profile& p) {
   std::ostringstream o;
-  o << "{\n  \"schema\": \"mmvram-profile/1\",\n  \"device\": \"" << p.device << "\",\n  \"date\": \"" << p.date
-    << "\",\n  \"backend\": \"" << p.backend << "\",\n  \"context\": \"" << p.context << "\",\n  \"sm_clock_mhz\": " << num(p.sm_clock_mhz)
+  o << "{\n  \"schema\": \"mmvram-profile/1\",\n  \"device\": " << quoted(p.device) << ",\n  \"date\": " << quoted(p.date)
+    << ",\n  \"backend\": " << quoted(p.backend) << ",\n  \"context\": " << quoted(p.context) << ",\n  \"sm_clock_mhz\": " << num(p.sm_clock_mhz)
     << ",\n  \"memory_clock_mhz\": " << num(p.memory_clock_mhz) << ",\n  \"bytes_per_word\": " << p.bytes_per_word
     << ",\n  \"classes\": {";
   bool first = true;
   for (const auto& [name, m] : p.classes) {
-    o << (first ? "\n" : ",\n") << "    \"" << name << "\": {\"latency_ns\": " << num(m.latency_ns)
+    o << (first ? "\n" : ",\n") << "    " << quoted(name) << ": {\"latency_ns\": " << num(m.latency_ns)
       << ", \"ns_per_byte\": " << num(m.ns_per_byte) << ", \"ns_per_op\": " << num(m.ns_per_op)
       << ", \"residual_median\": " << num(m.residual_median) << ", \"residual_max\": " << num(m.residual_max)
       << ", \"points\": " << m.points << "}";
@@ -362,7 +381,7 @@ void write_profile(const std::string& path, const device_profile& p) {
   o << "\n  },\n  \"training_points\": [";
   for (std::size_t i = 0; i < p.points.size(); ++i) {
     const auto& t = p.points[i];
-    o << (i ? ",\n" : "\n") << "    {\"class\": \"" << t.cls << "\", \"op\": \"" << t.op << "\", \"m\": " << t.m
+    o << (i ? ",\n" : "\n") << "    {\"class\": " << quoted(t.cls) << ", \"op\": " << quoted(t.op) << ", \"m\": " << t.m
       << ", \"s\": " << t.s << ", \"bytes\": " << num(t.bytes) << ", \"work\": " << num(t.work)
       << ", \"measured_ns\": " << num(t.measured_ns) << ", \"predicted_ns\": " << num(t.predicted_ns) << "}";
   }

@@ -21,8 +21,9 @@ namespace {
 
 using namespace mmv;
 
-machine_config config_for(const std::string& backend, number_format f, int s, int bits) {
+machine_config config_for(const std::string& backend, number_format f, int s, int bits, std::int64_t iterated_addition = 0) {
   machine_config c;
+  c.iterated_addition_limit = iterated_addition;
   c.backend = backend;
   c.format = f;
   c.s = s;
@@ -48,7 +49,8 @@ void require_same_ledgers(const ledger& a, const ledger& b) {
 // Runs `entry` on both backends and compares outputs and ledgers.
 void compare_backends(const algorithm_entry& entry, number_format f, int s, int bits, const tool::input_options& opt) {
   const algorithm_input input = tool::make_input(entry, opt, f, bits);
-  machine sim(config_for("simulate", f, s, bits)), gpu(config_for("cuda", f, s, bits));
+  const std::int64_t k = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
+  machine sim(config_for("simulate", f, s, bits, k)), gpu(config_for("cuda", f, s, bits, k));
   const algorithm_outcome a = entry.run(sim, input);
   const algorithm_outcome b = entry.run(gpu, input);
   gpu.collect_timing();

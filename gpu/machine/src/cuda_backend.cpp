@@ -81,7 +81,7 @@ class cuda_backend final : public backend {
     stream_ = d.stream;
     blas_ = d.blas;
     check(cudaMalloc(&err_, sizeof(cuda_ops::error_slot)), "error slot");
-    check(cudaMemset(err_, 0, sizeof(cuda_ops::error_slot)), "error slot");
+    check(cudaMemsetAsync(err_, 0, sizeof(cuda_ops::error_slot), stream_), "error slot");
   }
   ~cuda_backend() override {
     cudaStreamSynchronize(stream_);
@@ -242,6 +242,13 @@ class cuda_backend final : public backend {
     if (config_.time_instructions) check(cudaEventRecord(events_.back().stop, stream_), "event");
     ++bracketed_;
   }
+  void abandon_instruction(std::int64_t) override {
+    if (config_.time_instructions && !events_.empty()) {
+      free_events_.push_back(events_.back().start), free_events_.push_back(events_.back().stop);
+      events_.pop_back();
+      if (first_compute_ != SIZE_MAX && first_compute_ >= events_.size()) first_compute_ = SIZE_MAX;
+    }
+  }
   measured_times collect_times() override {
     measured_times t;
     if (events_.empty() && bracketed_ == 0) return t;
@@ -350,9 +357,10 @@ class cuda_backend final : public backend {
   // Throws the first data error the device recorded (width_error or model_error).
   void raise_device_error() {
     cuda_ops::error_slot e{};
-    check(cudaMemcpy(&e, err_, sizeof e, cudaMemcpyDeviceToHost), "error slot");
+    check(cudaMemcpyAsync(&e, err_, sizeof e, cudaMemcpyDeviceToHost, stream_), "error slot");
+    check(cudaStreamSynchronize(stream_), "error slot");
     if (e.kind == cuda_ops::no_error) return;
-    check(cudaMemset(err_, 0, sizeof e), "error slot");
+    check(cudaMemsetAsync(err_, 0, sizeof e, stream_), "error slot");
     const std::string op = e.seq >= 0 && static_cast<std::size_t>(e.seq) < names_.size() ? names_[static_cast<std::size_t>(e.seq)] : "?";
     const __int128 value = (static_cast<__int128>(e.value_hi) << 64) | static_cast<unsigned long long>(e.value_lo);
     if (e.kind == cuda_ops::width) {

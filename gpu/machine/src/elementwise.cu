@@ -6,17 +6,8 @@ namespace mmv::cuda_ops {
 
 namespace {
 
-__device__ inline bool compare_one(int k, real a, real b) {
-  switch (k) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return a < b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    default: return a >= b;
-  }
-}
-__device__ inline bool compare_one(int k, word a, word b) {
+template <class T>
+__device__ inline bool compare_one(int k, T a, T b) {
   switch (k) {
     case 0: return a == b;
     case 1: return a != b;

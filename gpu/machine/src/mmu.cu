@@ -89,9 +89,19 @@ void mmu(const context& c, const word* a, double a_bound, const word* w, double 
   const real* pr = products.p;
   for_each(c, n, [=] __device__(std::int64_t i) {
     wide sum = 0;
+    double approx = 0;  // the same sum in double: far beyond 64 bits, 128 could wrap
     for (int p = 0; p < la; ++p)
-      for (int q = 0; q < lw; ++q) sum += static_cast<wide>(pr[(p * lw + q) * n + i]) << (16 * (p + q));
-    out[i] = checked(c, i, sum);
+      for (int q = 0; q < lw; ++q) {
+        const real part = pr[(p * lw + q) * n + i];
+        sum += static_cast<wide>(part) << (16 * (p + q));
+        approx += ldexp(part, 16 * (p + q));
+      }
+    if (fabs(approx) > 0x1p100) {
+      report(c.err, width, c.seq, i, approx > 0 ? (wide(1) << 126) : -(wide(1) << 126));
+      out[i] = 0;
+    } else {
+      out[i] = checked(c, i, sum);
+    }
   });
 }
 

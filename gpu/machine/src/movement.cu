@@ -4,6 +4,7 @@
 #include "device_common.cuh"
 
 #include <cub/device/device_reduce.cuh>
+#include <type_traits>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -120,26 +121,24 @@ void resize(const context& c, const real* a, std::int64_t a_size, std::int64_t m
 
 // One thread per element scans back to its block's start (at most s - 1 flags): the s-way
 // priority select of REVSPEC's circuit, done sequentially per element.
-void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) {
+template <class T>
+void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int64_t m) {
   const std::int64_t s = c.s;
   for_each(c, m, [=] __device__(std::int64_t i) {
     const std::int64_t block = i - i % s;
     std::int64_t last = -1;
     for (std::int64_t j = i; j >= block; --j)
-      if (flag(c, j, f[j])) { last = j; break; }
-    out[i] = (last <= block) ? a[i] : checked(c, i, wide(a[i]) - a[last - 1]);
+      if (flag(c, j, f[j])) {
+        last = j;
+        break;
+      }
+    if (last <= block) out[i] = a[i];
+    else if constexpr (std::is_same_v<T, word>) out[i] = checked(c, i, wide(a[i]) - a[last - 1]);
+    else out[i] = rounded(c, a[i] - a[last - 1]);
   });
 }
-void revspec(const context& c, const real* a, const word* f, real* out, std::int64_t m) {
-  const std::int64_t s = c.s;
-  for_each(c, m, [=] __device__(std::int64_t i) {
-    const std::int64_t block = i - i % s;
-    std::int64_t last = -1;
-    for (std::int64_t j = i; j >= block; --j)
-      if (flag(c, j, f[j])) { last = j; break; }
-    out[i] = (last <= block) ? a[i] : rounded(c, a[i] - a[last - 1]);
-  });
-}
+void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
+void revspec(const context& c, const real* a, const word* f, real* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
 
 void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) {
   for_each(c, m, [=] __device__(std::int64_t i) {

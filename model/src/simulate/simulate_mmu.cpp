@@ -35,6 +35,23 @@ array<Acc> sparse_product(const array<T>& a, const array<T>& w, std::int64_t s, 
   return out;
 }
 
+// The exact 128-bit product for operands whose magnitudes could overflow 64 bits; a sum beyond
+// 128 bits (far outside any B <= 64) is a width_error at that element, never a wrapped value.
+array<detail::wide> checked_wide_product(const array<word>& a, const array<word>& w, std::int64_t s,
+                                         const std::vector<weight_entry>& nz, int bits) {
+  const std::int64_t rows = a.size() / s;
+  array<detail::wide> out = array<detail::wide>::Zero(a.size());
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (const auto& e : nz) {
+      detail::wide& o = out[r * s + e.j];
+      detail::wide term;
+      if (__builtin_mul_overflow(detail::wide(a[r * s + e.k]), detail::wide(w[e.k * s + e.j]), &term) ||
+          __builtin_add_overflow(o, term, &o))
+        throw width_error("mmu", r * s + e.j, "beyond 2^127", bits);
+    }
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -49,7 +66,7 @@ handle<T> simulate_backend::matmul(const buffer<T>& a_buf, const buffer<T>& w_bu
     if (max_abs(x) * max_abs(y) * s < 0x1p62L) {
       out = sparse_product<word>(x, y, s, nz);
     } else {
-      const array<detail::wide> exact = sparse_product<detail::wide>(x, y, s, nz);
+      const array<detail::wide> exact = checked_wide_product(x, y, s, nz, c_.word_bits);
       out.resize(exact.size());
       for (Eigen::Index i = 0; i < exact.size(); ++i) {
         if (exact[i] < detail::word_min(c_.word_bits) || exact[i] > detail::word_max(c_.word_bits))

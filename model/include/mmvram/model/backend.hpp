@@ -99,6 +99,9 @@ class backend : public typed_executor<word>, public typed_executor<real> {
   // timing backend measures between the two calls.
   virtual void begin_instruction(std::int64_t seq, const char* op) { (void)seq, (void)op; }
   virtual void end_instruction(std::int64_t seq) { (void)seq; }
+  // Instead of end_instruction when executing instruction `seq` threw: it retires no record, so
+  // a timing backend forgets its bracket.
+  virtual void abandon_instruction(std::int64_t seq) { (void)seq; }
   // Measured device times of the instructions bracketed since the last call, in order (empty
   // when the backend does not time: simulate), and the span from the first one's start to the
   // last one's end with the instructions launched back to back (launch gaps included). Waits
