@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The prediction experiment on a GPU (docs/prediction.md): calibrate a device profile on single
 # instructions, then run the algorithms on the cuda backend beside the profile's predictions.
-# Writes experiments/results/profile_<GPU>.json and prediction_<GPU>.csv (or under $1).
-#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|all]
+# Writes experiments/results/profile_<GPU>.json (calibrated with other kernels and a new MMU
+# shape between the timed instructions), profile_<GPU>_back_to_back.json and
+# prediction_<GPU>.csv (or under $1).
+#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|extend|all]
+# validate runs the main grid; extend the other tile sizes, the held-out points and n = 2^24..2^28.
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (default 10),
 # MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow).
 set -euo pipefail
@@ -21,8 +24,12 @@ sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -
 mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | head -n 1)
 
 if [[ $what == calibrate || $what == all ]]; then
-  "$tool" calibrate --backend cuda --out "$profile" --max-m 2^26 --device "$gpu_name" --sm-clock "$sm" \
-    --memory-clock "$mem" --quiet
+  for context in interleaved back-to-back; do
+    out=$profile extra=()
+    [[ $context == back-to-back ]] && out="$results/profile_${gpu}_back_to_back.json" extra=(--back-to-back)
+    "$tool" calibrate --backend cuda --out "$out" --max-m 2^26 --device "$gpu_name" --sm-clock "$sm" \
+      --memory-clock "$mem" --quiet "${extra[@]}"
+  done
 fi
 if [[ $what == validate || $what == all ]]; then
   common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)
@@ -31,11 +38,21 @@ if [[ $what == validate || $what == all ]]; then
     "${common[@]}" || true
   "$tool" sweep sscr scd block-sscr schwartz-segmented-scan min-index-segmented-scan --n "2^10..$max_n:16" \
     --s 2,16,128 --density 0,1/32 "${common[@]}" || true
+fi
+if [[ $what == extend || $what == all ]]; then
+  common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)
+  # The other calibrated tile sizes (the MMU algorithms: the VCU-only ones do not use s).
+  "$tool" sweep matmul-scan sscr scd --n 2^14,2^20 --s 4,8,32,64 \
+    --density 0 "${common[@]}" || true
+  "$tool" sweep sscr scd --n 2^20 --s 4,8,32,64 --density 1/32 "${common[@]}" || true
+  # Held out: sizes, s and densities the calibration and the grids do not use.
+  "$tool" sweep matmul-scan sscr scd block-sscr schwartz-segmented-scan --n 3000,300000,5000000 --s 12,64 \
+    --density 1/100 "${common[@]}" || true
   # Large n at s = 16, one segment: where bandwidth decides.
   "$tool" sweep matmul-scan hillis-steele-scan sscr scd schwartz-segmented-scan --n 2^24,2^26 --s 16 --density 0 \
     "${common[@]}" || true
-  # Held out: sizes, s and densities the main grid does not use.
-  "$tool" sweep matmul-scan sscr scd block-sscr schwartz-segmented-scan --n 3000,300000,5000000 --s 12,64 \
-    --density 1/100 "${common[@]}" || true
+  # The largest n (2 GiB per vector of words), five timed runs each.
+  "$tool" sweep matmul-scan hillis-steele-scan sscr scd --n 2^28 --s 16 --density 0 --backend cuda --repeat 5 \
+    --profile "$profile" --out "$csv" --quiet || true
 fi
 echo "gpu_prediction.sh: $profile $csv"

@@ -1,7 +1,7 @@
 """Predict stored GPU measurements again with a device profile, on the CPU (no GPU needed).
 
 Each row of a prediction CSV (`mmvram sweep --backend cuda ...`) keeps its measured times; its
-predicted_serial_ns and predicted_dag_ns are replaced by those of `mmvram run` on the simulate
+predicted_serial_ns, predicted_dag_ns and predicted_queued_ns are replaced by those of `mmvram run` on the simulate
 backend with the same algorithm, n, s, density, seed and mode, and the given --profile: the same
 ledger (tests/gpu/test_backends.cpp checks the two backends retire identical records), priced by
 the profile. Use it after `mmvram calibrate --refit`, or to try another profile on old data.
@@ -26,7 +26,7 @@ def predict(tool, profile, row):
     got = next(csv.DictReader(out.stdout.splitlines()))
     if got["steps"] != row["steps"] or got["words_read"] != row["words_read"]:
         raise SystemExit(f"repredict.py: the simulator's ledger differs from the GPU run's for {row['algorithm']} n={row['n']}")
-    return got["predicted_serial_ns"], got["predicted_dag_ns"], got["profile_device"]
+    return got["predicted_serial_ns"], got["predicted_dag_ns"], got["predicted_queued_ns"], got["profile_device"]
 
 
 def main():
@@ -43,8 +43,8 @@ def main():
     fields = list(rows[0].keys())
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda r: predict(args.mmvram, args.profile, r), rows))
-    for r, (serial, dag, device) in zip(rows, results):
-        r["predicted_serial_ns"], r["predicted_dag_ns"], r["profile_device"] = serial, dag, device
+    for r, (serial, dag, queued, device) in zip(rows, results):
+        r["predicted_serial_ns"], r["predicted_dag_ns"], r["predicted_queued_ns"], r["profile_device"] = serial, dag, queued, device
     tmp = args.csv.with_suffix(".tmp")
     with open(tmp, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")

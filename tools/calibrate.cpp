@@ -29,11 +29,6 @@ machine_config config_of(const calibrate_options& o, int s, number_format f) {
   return c;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // Runs `issue` repeat + 1 times on `m` (the first is a warm-up) and returns the median device
 // time of the instruction it records last, with that record. Interleaved (the default), two
 // small instructions of other kernels run just before each issue, as in an algorithm, where an
@@ -63,12 +58,12 @@ std::vector<word> random_words(std::int64_t m, word hi, std::mt19937_64& rng) {
 namespace {
 // The table of the fitted classes, one line each.
 void print_classes(const device_profile& p, const std::string& out) {
-  std::printf("%-14s %12s %14s %14s %10s %10s %6s\n", "class", "latency_us", "bandwidth_GB/s", "rate_Gop/s", "resid_med",
-              "resid_max", "points");
+  std::printf("%-14s %12s %14s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "rate_Gop/s",
+              "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
-    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d\n", cls.c_str(), m.latency_ns / 1e3,
+    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", cls.c_str(), m.latency_ns / 1e3,
                 m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
-                m.residual_median, m.residual_max, m.points);
+                m.residual_median, m.residual_max, m.points, m.host_ns / 1e3);
   std::printf("profile written to %s\n", out.c_str());
 }
 }  // namespace
@@ -93,7 +88,8 @@ int command_calibrate(const calibrate_options& o) {
   std::mt19937_64 rng(o.seed);
   std::map<std::string, std::vector<training_point>> by_class;
   const auto record = [&](const std::string& cls, std::int64_t m, int s, const std::pair<double, instruction_record>& t) {
-    training_point pt{cls, t.second.op, m, s, record_bytes(t.second, p.bytes_per_word), class_work(t.second), t.first, 0};
+    training_point pt{cls, t.second.op, m, s, record_bytes(t.second, p.bytes_per_word), class_work(t.second), t.first, 0,
+                      t.second.host_ns};
     by_class[cls].push_back(pt);
     if (!o.quiet) std::fprintf(stderr, "calibrate %-12s %-10s m=%-10lld s=%-4d %12.1f ns\n", cls.c_str(), pt.op.c_str(),
                                static_cast<long long>(m), s, t.first);

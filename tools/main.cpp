@@ -98,8 +98,8 @@ int command_predict(const run_options& o) {
             << "ledger     " << t.total().steps << " steps (MMU " << t.mmu.steps << ", VCU " << t.vcu.steps << "), depth "
             << r.depth << ", MMU multiply-adds " << t.mmu.multiply_adds << ", VCU work " << t.vcu.work << ", words "
             << t.total().words_read + t.total().words_written << "\n"
-            << "predicted  " << p.serial_ns / 1e3 << " us serial, " << p.dag_ns / 1e3 << " us along the DAG (profile: "
-            << r.profile_device << ")\n";
+            << "predicted  " << p.serial_ns / 1e3 << " us serial, " << p.dag_ns / 1e3 << " us along the DAG, "
+            << p.queued_ns / 1e3 << " us queued behind the host (profile: " << r.profile_device << ")\n";
   return r.outcome.verified ? 0 : 1;
 }
 

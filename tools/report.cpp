@@ -76,9 +76,12 @@ std::vector<field> fields(const run_report& r) {
       {"measured_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_ns, "%.1f")) : std::nullopt},
       {"measured_span_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_span_ns, "%.1f")) : std::nullopt},
       {"measured_end_to_end_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_end_to_end_ns, "%.1f")) : std::nullopt},
+      {"measured_host_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_host_ns, "%.1f")) : std::nullopt},
+      {"measured_host_end_to_end_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_host_end_to_end_ns, "%.1f")) : std::nullopt},
       {"repetitions", kind::number, ran && r.measured ? std::optional(num(std::int64_t{r.repetitions})) : std::nullopt},
       {"predicted_serial_ns", kind::number, ran && r.predicted_time ? std::optional(num(r.predicted_time->serial_ns, "%.1f")) : std::nullopt},
       {"predicted_dag_ns", kind::number, ran && r.predicted_time ? std::optional(num(r.predicted_time->dag_ns, "%.1f")) : std::nullopt},
+      {"predicted_queued_ns", kind::number, ran && r.predicted_time ? std::optional(num(r.predicted_time->queued_ns, "%.1f")) : std::nullopt},
       {"profile_device", kind::text, r.profile_device},
   };
 }
@@ -193,7 +196,8 @@ void print_json(std::ostream& out, const run_report& r) {
           << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"work\": " << t.price.work
           << ", \"words_read\": " << t.price.words_read << ", \"words_written\": " << t.price.words_written
           << ", \"mmu_multiply_adds\": " << t.price.multiply_adds << ", \"depth_steps\": " << t.depth
-          << ", \"measured_ns\": " << (t.measured_ns >= 0 ? num(t.measured_ns, "%.1f") : std::string("null")) << "}";
+          << ", \"measured_ns\": " << (t.measured_ns >= 0 ? num(t.measured_ns, "%.1f") : std::string("null"))
+          << ", \"host_ns\": " << (t.host_ns >= 0 ? num(t.host_ns, "%.1f") : std::string("null")) << "}";
     }
     out << "\n  ]";
   }
@@ -259,11 +263,14 @@ void print_table(std::ostream& out, const run_report& r) {
       << "  wall time: " << num(r.wall_time_s, "%.4f") << " s (" << r.backend << " backend)\n";
   if (r.predicted_time)
     out << "  predicted device time (" << r.profile_device << "): " << num(r.predicted_time->serial_ns / 1e3, "%.1f")
-        << " us serial, " << num(r.predicted_time->dag_ns / 1e3, "%.1f") << " us along the DAG\n";
+        << " us serial, " << num(r.predicted_time->dag_ns / 1e3, "%.1f") << " us along the DAG, "
+        << num(r.predicted_time->queued_ns / 1e3, "%.1f") << " us queued behind the host\n";
   if (r.measured)
     out << "  device time (median of " << r.repetitions << "): " << num(r.measured_ns / 1e3, "%.1f")
         << " us in the instructions, " << num(r.measured_span_ns / 1e3, "%.1f") << " us launched back to back, "
-        << num(r.measured_end_to_end_ns / 1e3, "%.1f") << " us end to end without per-instruction events\n";
+        << num(r.measured_end_to_end_ns / 1e3, "%.1f") << " us end to end without per-instruction events\n"
+        << "  host issue time: " << num(r.measured_host_ns / 1e3, "%.1f") << " us with events, "
+        << num(r.measured_host_end_to_end_ns / 1e3, "%.1f") << " us without\n";
   out << "\n";
   if (r.strict) {
     out << "  strict pricing (docs/model.md): steps " << r.strict->steps() << " (MMU " << r.strict->mmu_steps << " + VCU "

@@ -37,8 +37,10 @@ struct run_report {
   // Timing backends (cuda), medians over the timed repetitions: the sum of the instructions'
   // device times, their span launched back to back with an event around each instruction, and
   // the span with no event in between (end to end); per-instruction medians in `instructions`.
+  // The host's issue time (front and backend call, MMU and VCU instructions) in both kinds of run.
   bool measured = false;
   double measured_ns = 0, measured_span_ns = 0, measured_end_to_end_ns = 0;
+  double measured_host_ns = 0, measured_host_end_to_end_ns = 0;
   int repetitions = 0;
   std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
   std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger

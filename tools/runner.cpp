@@ -32,22 +32,33 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
+// The host time spent issuing the MMU and VCU records (loads excluded, as from the span).
+double issue_time_ns(const std::vector<instruction_record>& records) {
+  double ns = 0;
+  for (const auto& rec : records)
+    if (rec.where != unit::scalar) ns += rec.host_ns;
+  return ns;
+}
+
 // On a timing backend: `repeat` runs with an event around every instruction (per-record and
 // span medians) and `repeat` runs with none in between (end-to-end median), each on a fresh
-// machine after the report's own run, which served as the warm-up.
+// machine after the report's own run, which served as the warm-up; in both, the host time
+// spent issuing the instructions.
 void time_on_device(const algorithm_entry& entry, const algorithm_input& input, machine_config config, int repeat,
                     run_report& r) {
-  std::vector<std::vector<double>> per_record;
-  std::vector<double> spans, ends;
+  std::vector<std::vector<double>> per_record, host_per_record;
+  std::vector<double> spans, ends, hosts, end_hosts;
   std::vector<instruction_record> records;
   for (int k = 0; k < repeat; ++k) {
     machine m(config);
     entry.run(m, input);
     m.collect_timing();
     records = m.costs().records();
-    per_record.resize(records.size());
-    for (std::size_t i = 0; i < records.size(); ++i) per_record[i].push_back(records[i].measured_ns);
+    per_record.resize(records.size()), host_per_record.resize(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+      per_record[i].push_back(records[i].measured_ns), host_per_record[i].push_back(records[i].host_ns);
     spans.push_back(m.costs().span_ns());
+    hosts.push_back(issue_time_ns(records));
   }
   config.time_instructions = false;
   for (int k = 0; k < repeat; ++k) {
@@ -55,15 +66,19 @@ void time_on_device(const algorithm_entry& entry, const algorithm_input& input, 
     entry.run(m, input);
     m.collect_timing();
     ends.push_back(m.costs().span_ns());
+    end_hosts.push_back(issue_time_ns(m.costs().records()));
   }
   r.measured = true;
   r.repetitions = repeat;
   r.measured_span_ns = median(spans);
   r.measured_end_to_end_ns = median(ends);
+  r.measured_host_ns = median(hosts);
+  r.measured_host_end_to_end_ns = median(end_hosts);
   r.measured_ns = 0;
   for (auto& [name, u] : r.regions) u.measured_ns = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     records[i].measured_ns = median(per_record[i]);
+    records[i].host_ns = median(host_per_record[i]);
     if (records[i].where == unit::scalar) continue;
     r.measured_ns += records[i].measured_ns;
     r.regions[records[i].region].measured_ns += records[i].measured_ns;

@@ -6,6 +6,7 @@
 #include "word_arith.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -138,6 +139,7 @@ vec<T> machine::load(std::span<const T> values, const std::string& name) {
   }
   const auto m = static_cast<std::int64_t>(held.size());
   const auto seq = static_cast<std::int64_t>(ledger_.records().size());
+  const auto issued = std::chrono::steady_clock::now();
   backend_->begin_instruction(seq, "load");
   handle<T> out;
   try {
@@ -147,8 +149,11 @@ vec<T> machine::load(std::span<const T> values, const std::string& name) {
     throw;
   }
   backend_->end_instruction(seq);
+  const std::chrono::duration<double, std::nano> host = std::chrono::steady_clock::now() - issued;
   // Loads are listed under their own name (x, const:prefix-ones, ...).
-  return retire<T>(op_code::load, operand_sizes{m, m}, std::move(out), {}, &name);
+  vec<T> v = retire<T>(op_code::load, operand_sizes{m, m}, std::move(out), {}, &name);
+  ledger_.set_host_time(host.count());
+  return v;
 }
 
 template <class T>

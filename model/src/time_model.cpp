@@ -51,19 +51,38 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
 }
 }  // namespace
 
-double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+namespace {
+// The model of a record's class (an MMU record falls back to mmu_class); nothing for loads.
+// Throws model_error when the profile has no model for the class.
+const class_time_model* class_model(const device_profile& p, const instruction_record& r, bool real_words) {
   const std::string c = instruction_class(r, real_words);
-  if (c == "load") return 0;
+  if (c == "load") return nullptr;
   const auto it = p.classes.find(c);
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
   if (!m && r.where == unit::mmu) m = mmu_class(p, real_words ? "mmu-real" : "mmu-word", r.sizes.s);
   if (!m) throw model_error("device profile has no model for instruction class '" + c + "' (op " + r.op + ")");
-  return m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r));
+  return m;
 }
+}  // namespace
+
+double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  const class_time_model* m = class_model(p, r, real_words);
+  return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r)) : 0;
+}
+
+namespace {
+// The host issue time of a record's class (0 for loads and uncalibrated classes).
+double issue_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  if (r.where == unit::scalar) return 0;
+  const class_time_model* m = class_model(p, r, real_words);
+  return m ? m->host_ns : 0;
+}
+}  // namespace
 
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
   time_prediction t;
   std::vector<double> finish(records.size(), 0.0);
+  double host_clock = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const double own = predict_record_ns(p, records[i], real_words);
     double ready = 0;
@@ -72,6 +91,9 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
     finish[i] = ready + own;
     t.serial_ns += own;
     t.dag_ns = std::max(t.dag_ns, finish[i]);
+    if (records[i].where == unit::scalar) continue;
+    host_clock += issue_ns(p, records[i], real_words);
+    t.queued_ns = std::max(t.queued_ns, host_clock) + own;
   }
   return t;
 }
@@ -172,6 +194,11 @@ void fit_profile(device_profile& p, std::vector<training_point> points) {
     for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
     const bool use_work = cls == "revspec" || cls == "block-prefix" || cls.rfind("mmu", 0) == 0;
     p.classes[cls] = fit_class(bytes, work, ns, use_work);
+    std::vector<double> host;
+    for (const auto* t : pts)
+      if (t->host_ns > 0) host.push_back(t->host_ns);
+    std::sort(host.begin(), host.end());
+    p.classes[cls].host_ns = host.empty() ? 0 : host[host.size() / 2];
     for (auto* t : pts) t->predicted_ns = p.classes[cls].predict_ns(t->bytes, t->work);
   }
   p.points = std::move(points);
@@ -346,7 +373,8 @@ device_profile read_profile(const std::string& path) {
     m.residual_median = number(*c, "residual_median", path);
     m.residual_max = number(*c, "residual_max", path);
     m.points = static_cast<int>(count(*c, "points", path, 0, 1e9));
-    if (m.latency_ns < 0 || m.ns_per_byte < 0 || m.ns_per_op < 0)
+    if (c->count("host_ns")) m.host_ns = number(*c, "host_ns", path);  // absent in older profiles
+    if (m.latency_ns < 0 || m.ns_per_byte < 0 || m.ns_per_op < 0 || m.host_ns < 0)
       throw model_error("device profile " + path + ": class '" + name + "' has a negative constant");
     p.classes[name] = m;
   }
@@ -358,7 +386,8 @@ device_profile read_profile(const std::string& path) {
       if (!t) throw model_error("device profile " + path + ": a training point must be an object");
       p.points.push_back({text(*t, "class", path), text(*t, "op", path), count(*t, "m", path, 0, 0x1p62),
                           static_cast<int>(count(*t, "s", path, 0, 1e6)), number(*t, "bytes", path), number(*t, "work", path),
-                          number(*t, "measured_ns", path), number(*t, "predicted_ns", path)});
+                          number(*t, "measured_ns", path), number(*t, "predicted_ns", path),
+                          t->count("host_ns") ? number(*t, "host_ns", path) : 0.0});
     }
   }
   return p;
@@ -375,7 +404,7 @@ void write_profile(const std::string& path, const device_profile& p) {
     o << (first ? "\n" : ",\n") << "    " << quoted(name) << ": {\"latency_ns\": " << num(m.latency_ns)
       << ", \"ns_per_byte\": " << num(m.ns_per_byte) << ", \"ns_per_op\": " << num(m.ns_per_op)
       << ", \"residual_median\": " << num(m.residual_median) << ", \"residual_max\": " << num(m.residual_max)
-      << ", \"points\": " << m.points << "}";
+      << ", \"points\": " << m.points << ", \"host_ns\": " << num(m.host_ns) << "}";
     first = false;
   }
   o << "\n  },\n  \"training_points\": [";
@@ -383,7 +412,8 @@ void write_profile(const std::string& path, const device_profile& p) {
     const auto& t = p.points[i];
     o << (i ? ",\n" : "\n") << "    {\"class\": " << quoted(t.cls) << ", \"op\": " << quoted(t.op) << ", \"m\": " << t.m
       << ", \"s\": " << t.s << ", \"bytes\": " << num(t.bytes) << ", \"work\": " << num(t.work)
-      << ", \"measured_ns\": " << num(t.measured_ns) << ", \"predicted_ns\": " << num(t.predicted_ns) << "}";
+      << ", \"measured_ns\": " << num(t.measured_ns) << ", \"predicted_ns\": " << num(t.predicted_ns)
+      << ", \"host_ns\": " << num(t.host_ns) << "}";
   }
   o << (p.points.empty() ? "]" : "\n  ]") << "\n}\n";
   std::ofstream out(path);

@@ -1,5 +1,5 @@
 // The time model: instruction classes, predictions from records against hand-computed values on
-// a small profile (serial and along the DAG), the fit recovering known constants, and the
+// a small profile (serial, along the DAG and queued behind the host), the fit recovering known constants, and the
 // profile file's round trip and errors.
 #include <cstdio>
 #include <filesystem>
@@ -61,6 +61,35 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   CHECK(at(64) == Approx(9000));
 }
 
+TEST_CASE("the queued prediction overlaps the host's issue with the device's work", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  const auto a = m.add(x, x);            // 1192 ns in all
+  const auto b = m.add(x, mmv::word{1});  // 1128 ns
+  const auto y = m.mmu(a, m.load<mmv::word>(std::vector<mmv::word>(16, 1)));  // 2096.64 ns
+  (void)b, (void)y;
+  auto p = small_profile();
+  const auto& r = m.costs().records();
+  // No host times: the device always waits, queued = serial.
+  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(1192 + 1128 + 2096.64));
+  // A slow host (600 ns per VCU issue, 1500 per MMU issue):
+  // a issued at 600, done 1792; b issued at 1200, done 2920; y issued at 2700, done 5016.64.
+  p.classes["stream"].host_ns = 600, p.classes["mmu-word/s4"].host_ns = 1500;
+  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(5016.64));
+  // A fast host (100 ns per issue): the device is the bottleneck after the first issue.
+  p.classes["stream"].host_ns = 100, p.classes["mmu-word/s4"].host_ns = 100;
+  const auto t = mmv::predict_time(p, r, false);
+  CHECK(t.queued_ns == Approx(100 + 1192 + 1128 + 2096.64));
+  CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64));  // serial and DAG do not change
+  CHECK(t.dag_ns == Approx(1192 + 2096.64));
+  // A host far slower than the VCU: the VCU records wait for their issue, the MMU for the VCU.
+  // a issued at 5000, done 6192; b issued at 10000, done 11128; y issued at 10100, done 13224.64.
+  p.classes["stream"].host_ns = 5000;
+  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(13224.64));
+}
+
 TEST_CASE("the fit recovers known constants from exact points", "[time]") {
   std::vector<double> bytes, work, ns;
   for (double m = 256; m <= (1 << 24); m *= 4) {
@@ -79,12 +108,20 @@ TEST_CASE("the fit recovers known constants from exact points", "[time]") {
   const auto z = mmv::fit_class(b2, w2, t2, false);
   CHECK(z.latency_ns >= 0);
   CHECK(z.ns_per_byte == Approx(0.01).epsilon(1e-6));
+  // fit_profile gives each class the median host issue time of its points (0 where none was kept).
+  mmv::device_profile p;
+  mmv::fit_profile(p, {{"stream", "add", 256, 16, 1e3, 0, 10, 0, 300}, {"stream", "add", 1024, 16, 1e4, 0, 100, 0, 100},
+                       {"stream", "add", 4096, 16, 1e5, 0, 1000, 0, 200}, {"gather", "gather", 256, 16, 1e3, 0, 10, 0, 0},
+                       {"gather", "gather", 1024, 16, 1e4, 0, 100, 0, 0}, {"gather", "gather", 4096, 16, 1e5, 0, 1000, 0, 0}});
+  CHECK(p.classes.at("stream").host_ns == 200);
+  CHECK(p.classes.at("gather").host_ns == 0);
 }
 
 TEST_CASE("a profile survives a write and a read; bad files are one clear error", "[time]") {
   auto p = small_profile();
   p.sm_clock_mhz = 1980;
-  p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072});
+  p.classes["stream"].host_ns = 2500;
+  p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072, 2600});
   const auto path = temp_path("mmvram_test_profile.json");
   mmv::write_profile(path, p);
   const auto q = mmv::read_profile(path);
@@ -93,6 +130,9 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   REQUIRE(q.classes.size() == 4);
   CHECK(q.classes.at("mmu-word/s4").ns_per_op == 0.01);
   CHECK(q.classes.at("stream").latency_ns == 1000);
+  CHECK(q.classes.at("stream").host_ns == 2500);
+  REQUIRE(q.points.size() == 1);
+  CHECK(q.points[0].host_ns == 2600);
   std::filesystem::remove(path);
   CHECK_THROWS_WITH(mmv::read_profile(temp_path("mmvram_no_such_profile.json")), Catch::Contains("cannot read"));
   for (const std::string bad : {"{", "[]", "{\"schema\": \"other\"}", "{\"schema\": \"mmvram-profile/1\"}", "nonsense"}) {

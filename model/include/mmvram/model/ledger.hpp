@@ -23,6 +23,10 @@ struct instruction_record {
   double measured_ns = -1;  // device time of the instruction (timing backends; -1: not measured)
   std::vector<std::int64_t> inputs;  // ledger positions of the records that wrote its operands
   operand_sizes sizes;               // what `price` was computed from (price == price_of(op, sizes))
+  // Host wall time the front and the backend spent issuing it (argument checks, the backend's
+  // call: on the simulate backend the execution itself, on cuda the launch and any library
+  // planning or synchronisation before it returns).
+  double host_ns = -1;
 };
 
 // Costs split by unit. The scalar unit is free (no steps, no work): `scalar` holds only the
@@ -59,6 +63,8 @@ class ledger {
   // Sets the device times of the records from `first` on, in order, adds them to the totals and
   // `span_ns` (their back-to-back span) to span_ns().
   void set_measured(std::size_t first, const std::vector<double>& ns, double span_ns);
+  // Sets the host issue time of the last retired record.
+  void set_host_time(double ns) { records_.back().host_ns = ns; }
 
   unit_costs totals_;
   std::int64_t depth_ = 0;

@@ -1,7 +1,8 @@
 // Predicting device time from the ledger. A device profile gives, per instruction class, a small
 // model t = latency + bytes / bandwidth + work / rate, fitted on single instructions only
-// (`mmvram calibrate`). A run's records then predict its time two ways: serial (instructions one
-// after another: times add) and DAG (independent instructions overlap: the critical path).
+// (`mmvram calibrate`). A run's records then predict its time three ways: serial (instructions
+// one after another: times add), DAG (independent instructions overlap: the critical path) and
+// queued (one stream fed by one host thread: the host's issue time overlaps the device's work).
 #pragma once
 #include "mmvram/model/ledger.hpp"
 
@@ -19,6 +20,9 @@ struct class_time_model {
   double residual_median = 0; // median of |predicted - measured| / measured over the training points
   double residual_max = 0;
   int points = 0;
+  // Median host time to issue one instruction of the class (0: not calibrated). Calibration
+  // times each instruction on an idle device, so its time is this issue time plus the device's.
+  double host_ns = 0;
   // The class's time for one instruction of this size.
   double predict_ns(double bytes, double work) const { return latency_ns + ns_per_byte * bytes + ns_per_op * work; }
 };
@@ -29,6 +33,7 @@ struct training_point {
   std::int64_t m = 0;
   int s = 0;
   double bytes = 0, work = 0, measured_ns = 0, predicted_ns = 0;
+  double host_ns = 0;  // the host's issue time of the timed instruction (0: not recorded)
 };
 
 // A device profile (JSON, schema "mmvram-profile/1").
@@ -62,6 +67,11 @@ double predict_record_ns(const device_profile& p, const instruction_record& r, b
 struct time_prediction {
   double serial_ns = 0;  // sum over the MMU and VCU records
   double dag_ns = 0;     // longest path through the records' inputs, weighted by their times
+  // One host thread issues the records in order, each taking its class's host_ns, into one
+  // in-order device queue; a record takes its class time on the device, starting once the host
+  // has issued it and the record before it is done. The time until the last is done: the sum
+  // of the host's issue times where the host is slower, serial_ns where the device is.
+  double queued_ns = 0;
 };
 // Predicts a run's time from its records (ledger order; inputs point backwards).
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words);
