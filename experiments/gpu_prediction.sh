@@ -4,8 +4,10 @@
 # Writes experiments/results/profile_<GPU>.json (calibrated with other kernels and a new MMU
 # shape between the timed instructions), profile_<GPU>_back_to_back.json and
 # prediction_<GPU>.csv (or under $1).
-#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|extend|all]
-# validate runs the main grid; extend the other tile sizes, the held-out points and n = 2^24..2^28.
+#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|extend|others|all]
+# validate runs the main grid of the scans; extend the other tile sizes, the held-out points and
+# n = 2^24..2^28; others the remaining algorithms (decayed scans, SpMV, the products, the
+# iterated-addition scans) at s = 16.
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (default 10),
 # MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow).
 set -euo pipefail
@@ -54,5 +56,14 @@ if [[ $what == extend || $what == all ]]; then
   # The largest n (2 GiB per vector of words), five timed runs each.
   "$tool" sweep matmul-scan hillis-steele-scan sscr scd --n 2^28 --s 16 --density 0 --backend cuda --repeat 5 \
     --profile "$profile" --out "$csv" --quiet || true
+fi
+if [[ $what == others || $what == all ]]; then
+  common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet --s 16)
+  "$tool" sweep decayed-scan-stable --mode float64 --n "2^10..2^22:16" --density 0,1/32 "${common[@]}" || true
+  "$tool" sweep spmv --n "2^10..2^22:16" "${common[@]}" || true
+  "$tool" sweep elementwise-product --n "2^10..2^22:16" "${common[@]}" || true
+  "$tool" sweep matrix-product --n 16,64,256 "${common[@]}" || true
+  "$tool" sweep iterated-addition-scan --n "2^10..2^22:16" "${common[@]}" || true
+  "$tool" sweep iterated-addition-segmented-scan --n "2^10..2^22:16" --density 0,1/32 "${common[@]}" || true
 fi
 echo "gpu_prediction.sh: $profile $csv"
