@@ -59,7 +59,7 @@ run options:
   --profile FILE.json   predict the device time (serial and DAG) from the ledger with this profile
   --strict-pricing      also the run re-priced strictly: gather/scatter/compress as sorting
                         networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)
-  --min-bits            also find the smallest B this input runs at (integer mode; a few more runs)
+  --min-bits            also search the smallest B by re-running (integer mode; checks min_word_bits)
   Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
 
 sweep options:

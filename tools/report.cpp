@@ -166,8 +166,11 @@ void print_json(std::ostream& out, const run_report& r) {
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
     out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
+  const auto optional_int = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
   out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"min_word_bits\": "
-      << (r.min_word_bits ? std::to_string(*r.min_word_bits) : std::string("null")) << ",\n  \"regions\": [";
+      << optional_int(r.min_word_bits) << ",\n  \"min_word_bits_exact\": "
+      << (r.min_word_bits ? r.min_word_bits_exact ? "true" : "false" : "null")
+      << ",\n  \"min_word_bits_searched\": " << optional_int(r.min_word_bits_searched) << ",\n  \"regions\": [";
   bool first = true;
   for (const auto& [name, u] : r.regions) {
     out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
@@ -232,7 +235,12 @@ void print_table(std::ostream& out, const run_report& r) {
                                   : " (exact)")
       << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n"
       << (r.min_word_bits ? "min B      " + std::to_string(*r.min_word_bits) +
-                                " bits (the smallest word width this input runs at)\n"
+                                (r.min_word_bits_exact ? " bits (exact: the smallest word width this input runs at)"
+                                                       : " bits (an upper bound: this input runs at this width)") +
+                                (r.min_word_bits_searched ? ", " + std::to_string(*r.min_word_bits_searched) +
+                                                                " found by re-running"
+                                                          : std::string()) +
+                                "\n"
                           : std::string())
       << "\n";
 

@@ -43,7 +43,11 @@ struct run_report {
   std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
   std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger
   std::string profile_device;                     // the profile's GPU
-  std::optional<int> min_word_bits;  // --min-bits: the smallest B this input runs at
+  // Integer runs: the smallest B this input needs, from the algorithm's formula (word_bits.hpp),
+  // and whether it is exact (B - 1 overflows) or an upper bound.
+  std::optional<int> min_word_bits;
+  bool min_word_bits_exact = false;
+  std::optional<int> min_word_bits_searched;  // --min-bits: the smallest B found by re-running
   std::string error;  // a sweep point that raised an error instead of finishing
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;

@@ -5,6 +5,7 @@
 #include "inputs.hpp"
 #include "output.hpp"
 
+#include "mmvram/algorithms/word_bits.hpp"
 #include "mmvram/model/time_model.hpp"
 
 #include <algorithm>
@@ -148,7 +149,11 @@ run_report run_once(const run_options& o) {
   if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
   config.record_dag = config.record_trace = false;
   config.backend = "simulate";  // the smallest B is a property of the ledger, found on the CPU
-  if (o.min_bits) r.min_word_bits = smallest_word_bits(entry, input, config, o.bits);
+  if (o.mode != number_format::integer) return r;
+  const word_bits_need need = min_word_bits(entry.name, input, o.s);
+  r.min_word_bits = need.bits;
+  r.min_word_bits_exact = need.exact;
+  if (o.min_bits) r.min_word_bits_searched = smallest_word_bits(entry, input, config, o.bits);
   return r;
 }
 

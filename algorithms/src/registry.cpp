@@ -230,18 +230,21 @@ algorithm_entry::predictor by_size(cost_prediction (*f)(std::int64_t, int)) {
 
 std::vector<algorithm_entry> make_table() {
   std::vector<algorithm_entry> t;
-  const std::string scan_bits = "1 + ceil(log2(n M + 1)), M = max(1, max|x|)";
-  const std::string segment_bits = "1 + ceil(log2(L M + 1)), L = longest segment, M = max(1, max|x|)";
+  // The terms of the minimum word width (word_bits.cpp computes it from the input; `run`
+  // reports it as min_word_bits). R: the largest |range sum| of x (the total for one-signed x).
+  const std::string scan_bits = "fits R";
+  const std::string segment_bits = "fits R within segments";
+  const std::string speculated_bits = "fits R, the segment count, n' - s (n > s)";
   t.push_back({"hillis-steele-scan", "inclusive scan, Hillis-Steele doubling on the VCU", "VCU only", "2 ceil(log2 n)",
                "O(n log n)", scan_bits, input_shape::values, true, true,
                scan_runner([](machine& m, const auto& x) { return hillis_steele_scan(m, x); }),
                by_size(&hillis_steele_predicted_cost)});
   t.push_back({"brent-kung-scan", "inclusive scan, Brent-Kung up/down sweep on the VCU", "VCU only", "O(log n)",
-               "O(n)", scan_bits, input_shape::values, true, true,
+               "O(n)", "fits R, 2^ceil(log2 n) - 1 (n > 2)", input_shape::values, true, true,
                scan_runner([](machine& m, const auto& x) { return brent_kung_scan(m, x); }),
                by_size(&brent_kung_predicted_cost)});
   t.push_back({"matmul-scan", "inclusive scan, MatMulScan up/down sweep on the MMU", "MMU+VCU", "O(log_s n)",
-               "O(n s)", scan_bits, input_shape::values, true, true,
+               "O(n s)", "fits R, n' - s (n > s; n' = n padded to c s^(k-1))", input_shape::values, true, true,
                scan_runner([](machine& m, const auto& x) { return matmul_scan(m, x); }),
                by_size(&matmul_scan_predicted_cost)});
   t.push_back({"schwartz-segmented-scan", "segmented scan, Schwartz operator transform on (flag, value) pairs",
@@ -249,23 +252,23 @@ std::vector<algorithm_entry> make_table() {
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return schwartz_segmented_scan(m, x, f); }),
                by_size(&schwartz_segmented_scan_predicted_cost)});
   t.push_back({"min-index-segmented-scan", "segmented scan, Sengupta's min-index (direct) form", "VCU only",
-               "6 ceil(log2 n) + 3", "O(n log n)", "1 + ceil(log2(max(L M, n) + 1)), L, M as above", input_shape::segmented, true, true,
+               "6 ceil(log2 n) + 3", "O(n log n)", "fits R within segments, n - 1", input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return min_index_segmented_scan(m, x, f); }),
                by_size(&min_index_segmented_scan_predicted_cost)});
-  t.push_back({"scd", "segmented sum, SCD = DIFF o COMPRESS o SCAN", "MMU+VCU", "O(log_s n)", "O(n s)", scan_bits,
+  t.push_back({"scd", "segmented sum, SCD = DIFF o COMPRESS o SCAN", "MMU+VCU", "O(log_s n)", "O(n s)", speculated_bits,
                input_shape::segmented, true, true,
                segmented_runner(true, [](machine& m, const auto& x, const word_vec& f) { return scd_segmented_sum(m, x, f); }),
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(scd_predicted_cost(in.n, c.s, segments_of(in)));
                }});
   t.push_back({"sscr", "segmented scan, SSCR = REVERT o COMPRESS o (SCAN x, SCAN f)", "MMU+VCU", "O(log_s n)",
-               "O(n s)", scan_bits, input_shape::segmented, true, true,
+               "O(n s)", speculated_bits, input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return sscr_segmented_scan(m, x, f); }),
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(sscr_predicted_cost(in.n, c.s, segments_of(in)));
                }});
   t.push_back({"block-sscr", "segmented scan, block-recursive SSCR with REVSPEC", "MMU+VCU", "O(log_s n)",
-               "O(n s)", "1 + ceil(log2(max(min(n, s L) M, n/s, s) + 1))", input_shape::segmented, true, true,
+               "O(n s)", "fits every in-block and carried sum, flags per block, blocks - 1 (level by level)", input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) { return block_sscr_segmented_scan(m, x, f); }),
                by_size(&block_sscr_predicted_cost)});
   t.push_back({"decayed-scan-stable", "decayed segmented scan h = a h + b, exp(segsum(log a)) blocks on the MMU",
@@ -278,29 +281,29 @@ std::vector<algorithm_entry> make_table() {
                  return std::optional(decayed_scan_unstable_predicted_cost(in.n, c.s, segments_of(in)));
                }});
   t.push_back({"spmv", "CSR sparse matrix times vector, GATHER -> MULT -> SCD", "MMU+VCU", "O(log_s nnz + log_s B)",
-               "O(nnz s)", "1 + ceil(log2(max(sum |a v|, nnz, rows) + 1)) (integer)", input_shape::sparse_matrix, true, true,
+               "O(nnz s)", "fits a, v, a v, R of the products, nnz, rows, n' - s, nnz c1 - 1 (c1 = ceil((B-1)/s) >= 2)", input_shape::sparse_matrix, true, true,
                &run_spmv, &predict_spmv});
   t.push_back({"elementwise-product", "x_i * y_i of B-bit integers: weighted MMU row sums of bit copies, ceil(log_s(B-1)) levels",
-               "MMU+VCU", "O(log_s B)", "O(n B s)", "1 + ceil(log2(max(|x y|, n ceil((B-1)/s), s) + 1))",
+               "MMU+VCU", "O(log_s B)", "O(n B s)", "fits x, y, x y, n - 1, s c1 - 1, n c1 - 1 (c1 = ceil((B-1)/s) >= 2)",
                input_shape::vector_pair, true, false, &run_elementwise_product,
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(elementwise_product_predicted_cost(in.n, c.s, c.word_bits));
                }});
   t.push_back({"matrix-product", "n x n integer matrix product: n^3 products, one SCD with segments of n",
-               "MMU+VCU", "O(log_s B + log_s n)", "O(n^3 B s)", "1 + ceil(log2(max(sum |x y|, n^3) + 1))",
+               "MMU+VCU", "O(log_s B + log_s n)", "O(n^3 B s)", "fits X, Y, their n^3 products and R of those, n^2 - 1, n^3 c1 - 1 (c1 as elementwise)",
                input_shape::matrix_pair, true, false, &run_matrix_product,
                [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(matrix_product_predicted_cost(in.n, c.s, c.word_bits));
                }});
   t.push_back({"iterated-addition-scan", "inclusive scan, k-ary tree of iterated additions, k = max(2, ceil(log2 n))",
-               "VCU+iadd", "6 ceil(log_k n)-5, n>1", "O(n log n)", scan_bits,
+               "VCU+iadd", "6 ceil(log_k n)-5, n>1", "O(n log n)", "fits R, ceil(n/k) - 1",
                input_shape::values, true, true,
                scan_runner([](machine& m, const auto& x) { return iterated_addition_scan(m, x); }),
                by_size(&iterated_addition_scan_predicted_cost), &iterated_addition_block});
   t.push_back({"iterated-addition-segmented-scan",
                "segmented scan, k-ary tree of segmented iterated additions, k = max(2, ceil(log2 n))",
                "VCU+iadd", "11 ceil(log_k n)-10", "O(n log n)",
-               "1 + ceil(log2(max(L M, n/k) + 1)), L, M as above",
+               "fits R within segments, ceil(n/k) - 1",
                input_shape::segmented, true, true,
                segmented_runner(false, [](machine& m, const auto& x, const word_vec& f) {
                  return iterated_addition_segmented_scan(m, x, f);

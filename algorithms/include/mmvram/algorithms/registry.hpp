@@ -57,7 +57,7 @@ struct algorithm_entry {
   std::string units;         // "VCU only" or "MMU+VCU"
   std::string step_bound;    // e.g. "O(log_s n)"
   std::string work_bound;    // e.g. "O(n s)"
-  std::string min_word_bits; // the smallest B that holds every intermediate value
+  std::string min_word_bits; // what the smallest B must hold (word_bits.hpp computes it)
   input_shape shape;
   bool integer_ok = true, float_ok = true;
   using runner = std::function<algorithm_outcome(machine& m, const algorithm_input& in)>;
