@@ -90,6 +90,7 @@ too large for this machine's memory, or a failed write
 int command_predict(const run_options& o) {
   if (o.format != report_format::table) return command_run(o);
   const run_report r = run_once(o);
+  if (!r.error.empty()) throw std::runtime_error(r.error);
   const auto& t = r.totals;
   const auto& p = *r.predicted_time;
   std::cout << "algorithm  " << r.algorithm << " (" << r.units << "), n = " << r.n << ", s = " << r.s << ", B = " << r.bits
@@ -105,6 +106,7 @@ int command_predict(const run_options& o) {
 
 int command_run(const run_options& o) {
   const run_report r = run_once(o);
+  if (!r.error.empty()) throw std::runtime_error(r.error);  // exit 2, nothing printed on stdout
   if (o.format == report_format::json) {
     print_json(std::cout, r);
   } else if (o.format == report_format::csv) {

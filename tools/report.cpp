@@ -30,7 +30,7 @@ std::string num(double v, const char* fmt = "%.9g") {
 std::string boolean(bool b) { return b ? "true" : "false"; }
 
 std::vector<field> fields(const run_report& r) {
-  const bool ran = r.error.empty();
+  const bool ran = r.counted;
   const auto& t = r.totals;
   const auto counted = [&](std::int64_t v) { return ran ? std::optional(num(v)) : std::nullopt; };
   const auto& p = r.predicted;
@@ -46,9 +46,10 @@ std::vector<field> fields(const run_report& r) {
       {"seed", kind::number, std::to_string(r.seed)},
       {"input", kind::text, r.input_source},
       {"segments", kind::number, num(r.segments)},
-      {"verified", kind::boolean, boolean(ran && r.outcome.verified)},
+      {"verified", kind::boolean, boolean(r.error.empty() && r.outcome.verified)},
       {"error", kind::text, r.error},
-      {"max_abs_error", kind::number, ran ? std::optional(num(r.outcome.max_abs_error, "%.6g")) : std::nullopt},
+      {"max_abs_error", kind::number,
+       ran && r.error.empty() ? std::optional(num(r.outcome.max_abs_error, "%.6g")) : std::nullopt},
       {"tolerance", kind::number, ran ? std::optional(num(r.outcome.tolerance, "%.6g")) : std::nullopt},
       {"steps", kind::number, counted(t.total().steps)},
       {"mmu_steps", kind::number, counted(t.mmu.steps)},

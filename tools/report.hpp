@@ -48,7 +48,8 @@ struct run_report {
   std::optional<int> min_word_bits;
   bool min_word_bits_exact = false;
   std::optional<int> min_word_bits_searched;  // --min-bits: the smallest B found by re-running
-  std::string error;  // a sweep point that raised an error instead of finishing
+  std::string error;    // a sweep point that raised an error, or a run with a float overflow
+  bool counted = true;  // the counts are the run's (false: it raised before finishing)
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;
 };

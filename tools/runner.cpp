@@ -90,6 +90,13 @@ int smallest_word_bits(const algorithm_entry& e, const algorithm_input& input, m
   return runs;
 }
 
+// The error of a run whose real result first left the format's range at `bad`.
+std::string nonfinite_message(const nonfinite_result& bad) {
+  return "float overflow: " + bad.instruction + " (instruction " + std::to_string(bad.sequence) + ") produced " +
+         format_value(bad.value, number_format::float64) + " at index " + std::to_string(bad.index) +
+         " from finite inputs";
+}
+
 }  // namespace
 
 run_report run_once(const run_options& o) {
@@ -129,6 +136,11 @@ run_report run_once(const run_options& o) {
   r.totals = m.costs().totals();
   r.depth = m.costs().depth();
   r.regions = m.costs().by_region();
+  if (const auto bad = m.first_nonfinite()) {  // the counts stay; nothing is written
+    r.error = nonfinite_message(*bad);
+    if (o.trace) r.trace = m.costs().records();
+    return r;
+  }
   if (m.costs().measured() && r.outcome.verified) {
     machine_config timed = config;
     timed.record_dag = false, timed.record_trace = false;

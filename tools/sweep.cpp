@@ -88,6 +88,7 @@ run_report failed_point(const run_options& p, const std::string& error) {
   r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random", r.backend = p.backend;
   r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
   r.error = error.empty() ? "error" : error;
+  r.counted = false;
   return r;
 }
 
