@@ -1,7 +1,7 @@
 // `mmvram list`: every algorithm of the registry with its units, bounds and word width.
 #include "commands.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <algorithm>
 #include <iomanip>

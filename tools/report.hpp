@@ -1,7 +1,7 @@
 // The cost report of one run and its three renderings: a table for people, JSON and CSV with
 // the fixed schema of docs/tool.md (units in the field names) for scripts.
 #pragma once
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/algorithms/strict_pricing.hpp"
 #include "mmvram/model/ledger.hpp"
 #include "mmvram/model/time_model.hpp"

@@ -5,7 +5,7 @@
 #include "inputs.hpp"
 #include "output.hpp"
 
-#include "mmvram/algorithms/word_bits.hpp"
+#include "mmvram/harness/word_bits.hpp"
 #include "mmvram/model/time_model.hpp"
 
 #include <algorithm>
@@ -14,17 +14,6 @@
 namespace mmv::tool {
 
 namespace {
-
-std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in) {
-  switch (e.shape) {
-    case input_shape::segmented:
-    case input_shape::decayed:
-      return in.flags.empty() ? 0 : 1 + std::count(in.flags.begin() + 1, in.flags.end(), word{1});
-    case input_shape::sparse_matrix: return in.matrix.rows;
-    case input_shape::values: return 1;
-    default: return 0;
-  }
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
@@ -124,7 +113,7 @@ run_report run_once(const run_options& o) {
   r.s = o.s;
   r.bits = o.bits;
   r.seed = o.input.seed;
-  r.segments = count_segments(entry, input);
+  r.segments = segment_count(entry.shape, input);
   r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
   r.predicted = entry.predicted(input, config);
 

@@ -5,7 +5,7 @@
 #include "catch.hpp"
 #include "tool_process.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
 

@@ -2,7 +2,7 @@
 // algorithm forms (inputs, constants, iota results, indices and addresses, speculative and
 // partial sums) must fit B-bit two's complement. docs/tool.md (min_word_bits) lists the terms.
 #pragma once
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 namespace mmv {
 

@@ -6,8 +6,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
-#include "mmvram/algorithms/word_bits.hpp"
+#include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/word_bits.hpp"
 
 #include <random>
 

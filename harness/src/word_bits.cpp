@@ -3,7 +3,7 @@
 // addresses, flag counts, constants), which depends on n, s, the segments and, for the
 // integer products, on B itself. The products' structure grows with B by at most one bit per
 // bit of B (integer_product.cpp), so the smallest B that fits is found by trying B = 2, 3, ...
-#include "mmvram/algorithms/word_bits.hpp"
+#include "mmvram/harness/word_bits.hpp"
 
 #include "mmvram/algorithms/iterated_addition.hpp"
 
@@ -68,10 +68,6 @@ bool add_segment_sums(value_span& span, const std::vector<word>& x, const std::v
     one_signed = r.one_signed() && one_signed;
   }
   return one_signed;
-}
-
-std::int64_t segments_of(const std::vector<word>& f) {
-  return f.empty() ? 0 : 1 + std::count(f.begin() + 1, f.end(), word{1});
 }
 
 // matmul_scan on n values: the slot-0 addresses of its down-sweep reach n' - s, where
@@ -139,7 +135,7 @@ word_bits_need segmented(const algorithm_input& in, __int128 structure) {
 }
 
 word_bits_need speculated(const algorithm_input& in, int s) {
-  return scan(in, speculation_structure(length(in), s, segments_of(in.flags)));
+  return scan(in, speculation_structure(length(in), s, segment_count(input_shape::segmented, in)));
 }
 
 // Block SSCR, level by level as block_sscr.cpp forms its values: the in-block prefix sums
