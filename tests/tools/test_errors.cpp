@@ -252,3 +252,19 @@ TEST_CASE("the hint after a word-width overflow names what overflowed") {
   CHECK(data.err.find("raise --bits; if") != std::string::npos);
   CHECK(data.err.find("--max-value") != std::string::npos);
 }
+
+TEST_CASE("every command's parser takes exactly the options its help lists") {
+  // walk() compares a parser's options with the table `mmvram help` prints before it reads the
+  // arguments: a difference would be reported instead of the unknown option.
+  const auto help = run_tool({"help"});
+  REQUIRE(help.code == 0);
+  for (const std::string command : {"list", "instructions", "run", "sweep", "calibrate", "predict", "closed-forms"}) {
+    CAPTURE(command);
+    CHECK(help.out.find("\n  " + command) != std::string::npos);
+    const auto r = run_tool({command, "--no-such-option"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("unknown option --no-such-option") != std::string::npos);
+  }
+  for (const std::string option : {"--min-bits", "--bigbird", "--keep-failed", "--back-to-back", "--refit", "--m"})
+    CHECK(help.out.find("  " + option + " ") != std::string::npos);
+}
