@@ -187,8 +187,8 @@ word_bits_need block_sscr(const algorithm_input& in, int s) {
 }
 
 word_bits_need elementwise(const algorithm_input& in, int s) {
-  value_span d, unused;
-  range_sums sums(unused);
+  value_span d, not_summed;  // no scan runs over the products here
+  range_sums sums(not_summed);
   for (std::size_t i = 0; i < in.words.size(); ++i) add_product(d, sums, in.words[i], in.words2[i]);
   const std::int64_t n = length(in);
   return smallest_with(d, true, [&](int b) { return product_structure(n, s, b); });
