@@ -59,11 +59,20 @@ int command_run(const run_options& o) {
 
 namespace {
 
-// The hint after a word-width overflow, by what overflowed: iota and lane-index generate
+// The hint after a word-width overflow: the smallest B the input needs where the run knows it
+// (integer mode), else by what overflowed: iota and lane-index generate
 // indices/addresses, which grow with n, so only --bits helps; any other result may be a sum of
 // data or of addresses, so the hint offers --max-value only as an alternative.
 std::string width_hint(const width_error& e) {
   const std::string bits = std::to_string(e.word_bits);
+  if (const auto* run = dynamic_cast<const run_width_error*>(&e)) {
+    if (run->needed_bits > 64) return "this input needs more than 64 bits; smaller values (--max-value) help";
+    const std::string needed = std::to_string(run->needed_bits);
+    if (e.instruction == "iota" || e.instruction == "lane-index")
+      return "this input needs --bits " + needed + " or more: the indices/addresses " + e.instruction +
+             " generates grow with n";
+    return "this input needs --bits " + needed + " or more (its min_word_bits); smaller values (--max-value) also help";
+  }
   if (e.instruction == "iota" || e.instruction == "lane-index")
     return "the indices/addresses " + e.instruction + " generates for this n need more than " + bits +
            " bits: raise --bits";

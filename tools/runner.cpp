@@ -118,7 +118,12 @@ run_report run_once(const run_options& o) {
   r.predicted = entry.predicted(input, config);
 
   r.backend = m.backend_name();
-  r.outcome = entry.run(m, input);
+  try {
+    r.outcome = entry.run(m, input);
+  } catch (const width_error& e) {
+    if (o.mode != number_format::integer) throw;
+    throw run_width_error(e, min_word_bits(entry.name, input, o.s).bits);
+  }
   m.collect_timing();
   r.wall_time_s = r.outcome.simulate_seconds;
 
