@@ -30,8 +30,6 @@ namespace {
 
 using words = std::vector<__int128>;
 
-words widened(const std::vector<word>& x) { return words(x.begin(), x.end()); }
-
 // Every value a scan can form is 0 or the sum of a contiguous range of its input: pushed one
 // value at a time, widens `span` by the largest and smallest range sums. These are formed (the
 // total is the last prefix) when the values have one sign: one_signed() says so.
@@ -138,51 +136,59 @@ word_bits_need speculated(const algorithm_input& in, int s) {
   return scan(in, speculation_structure(length(in), s, segment_count(input_shape::segmented, in)));
 }
 
+// The in-block segmented scan y of block b (REVSPEC of the in-block prefix sums): calls
+// visit(i, prefix, y, seen) for each position, `seen` when a flag is at or before i in the block.
+template <class T, class Visit>
+void scan_block(const std::vector<T>& x, const std::vector<word>& f, std::int64_t b, std::int64_t s, Visit visit) {
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  __int128 prefix = 0, at_flag = 0;  // the in-block prefix before the last flag
+  bool seen = false;
+  for (std::int64_t i = b * s; i < std::min(n, (b + 1) * s); ++i) {
+    if (f[i] == 1 && i > b * s) at_flag = prefix;
+    seen = seen || f[i] == 1;
+    prefix += x[i];
+    visit(i, prefix, prefix - at_flag, seen);
+  }
+}
+
 // Block SSCR, level by level as block_sscr.cpp forms its values: the in-block prefix sums
 // (MMU), REVSPEC's in-block segmented sums, the carries, y + carry-in at every lane (formed
-// before the select), the flag counts per block and the iota of block numbers. Returns the
-// true segmented scan at this level. Exact: it follows the algorithm's data flow.
-words block_level(value_span& span, const words& x, const std::vector<word>& f, std::int64_t s) {
+// before the select), the flag counts per block and the iota of block numbers. Exact: it
+// follows the algorithm's data flow, two passes per level so that only the carries are stored.
+// Returns the true segmented scan at this level when `keep` (the level below needs it).
+template <class T>
+words block_level(value_span& span, const std::vector<T>& x, const std::vector<word>& f, std::int64_t s, bool keep) {
   const std::int64_t n = static_cast<std::int64_t>(x.size()), blocks = ceil_div(n, s);
-  words y(static_cast<std::size_t>(n));
   std::vector<word> block_flags(static_cast<std::size_t>(blocks), 0);
-  words carries(static_cast<std::size_t>(blocks), 0);
+  words carries(static_cast<std::size_t>(blocks), 0), out(keep ? x.size() : 0);
   std::int64_t most_flags = 0;
   for (std::int64_t b = 0; b < blocks; ++b) {
-    __int128 prefix = 0, at_flag = 0;  // the in-block prefix before the last flag
     std::int64_t count = 0;
-    for (std::int64_t i = b * s; i < std::min(n, (b + 1) * s); ++i) {
-      if (f[i] == 1 && i > b * s) at_flag = prefix, ++count;
-      if (f[i] == 1 && i == b * s) ++count;
-      prefix += x[i];
-      span.add(prefix);
-      y[i] = prefix - at_flag;
-      span.add(y[i]);
-    }
+    scan_block(x, f, b, s, [&](std::int64_t i, __int128 prefix, __int128 y, bool) {
+      span.add(prefix), span.add(y);
+      count += f[i] == 1;
+      carries[b] = y;  // padding lanes add 0 and hold no flag: the last y is the block end's
+      if (keep && blocks == 1) out[i] = y;
+    });
     most_flags = std::max(most_flags, count);
     block_flags[b] = count > 0;
-    carries[b] = y[std::min(n, (b + 1) * s) - 1];  // padding lanes add 0 and hold no flag
   }
-  if (blocks == 1) return y;
+  if (blocks == 1) return out;
   span.add(blocks - 1), span.add(most_flags);
-  const words r = block_level(span, carries, block_flags, s);
-  words out(static_cast<std::size_t>(n));
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    bool seen = false;
-    for (std::int64_t i = b * s; i < std::min(n, (b + 1) * s); ++i) {
-      seen = seen || f[i] == 1;
-      const __int128 carried = y[i] + (b > 0 ? r[b - 1] : 0);
+  const words r = block_level(span, carries, block_flags, s, true);
+  for (std::int64_t b = 0; b < blocks; ++b)
+    scan_block(x, f, b, s, [&](std::int64_t i, __int128, __int128 y, bool seen) {
+      const __int128 carried = y + (b > 0 ? r[b - 1] : 0);
       span.add(carried);
-      out[i] = seen ? y[i] : carried;
-    }
-  }
+      if (keep) out[i] = seen ? y : carried;
+    });
   return out;
 }
 
 word_bits_need block_sscr(const algorithm_input& in, int s) {
   value_span d;
   for (auto v : in.words) d.add(v);
-  if (!in.words.empty()) block_level(d, widened(in.words), in.flags, s);
+  if (!in.words.empty()) block_level(d, in.words, in.flags, s, false);
   return {bits_for(d), true};
 }
 
