@@ -162,7 +162,7 @@ std::string csv_row(const run_report& r) {
 }
 
 void print_json(std::ostream& out, const run_report& r) {
-  out << "{\n  \"schema\": \"mmvram-run/2\"";
+  out << "{\n  \"schema\": \"mmvram-run/3\"";
   for (const auto& f : fields(r)) out << ",\n  " << json_string(f.name) << ": " << json_value(f);
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)

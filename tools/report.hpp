@@ -57,7 +57,7 @@ struct run_report {
 // The report for people: inputs, output preview, verification, measured vs predicted counts,
 // then the counts per region.
 void print_table(std::ostream& out, const run_report& r);
-// The report as one JSON object (schema "mmvram-run/2", docs/tool.md): the CSV fields, then
+// The report as one JSON object (schema "mmvram-run/3", docs/tool.md): the CSV fields, then
 // output preview, mismatch, regions and, with --trace, every instruction.
 void print_json(std::ostream& out, const run_report& r);
 // The CSV schema shared by `run --format csv` and `sweep`: one header, one row per run.
