@@ -53,9 +53,14 @@ def good(rows):
     return [r for r in rows if r.get("verified") and not r.get("error")]
 
 
+def counted(row):
+    """True when the row ran to the end: no error, or a float overflow (its counts are kept)."""
+    return not row.get("error") or str(row["error"]).startswith("float overflow")
+
+
 def ran(rows):
     """Rows that ran to the end (their counts are valid even where the result did not verify)."""
-    return [r for r in rows if not r.get("error")]
+    return [r for r in rows if counted(r)]
 
 
 def select(rows, **where):

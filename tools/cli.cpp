@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace mmv::tool {
@@ -15,11 +16,23 @@ namespace {
 
 using handler = std::function<void(const std::string&)>;
 
-// Walks the arguments: positional ones go to `positional`, options to their handler. An
-// option given twice or with an empty value is a usage_error.
-void walk(const std::vector<std::string>& args, const std::map<std::string, handler>& options,
-          const std::map<std::string, std::function<void()>>& switches,
+// Throws std::logic_error unless the handlers of `command` are exactly its documented options
+// (a value for each option with one, none for each switch): the help text is complete.
+void require_documented(const std::string& command, const std::map<std::string, handler>& options,
+                        const std::map<std::string, std::function<void()>>& switches) {
+  std::set<std::string> documented, handled;
+  for (const auto& o : command_doc_of(command).options) documented.insert(o.name + (o.value.empty() ? "" : " VALUE"));
+  for (const auto& entry : options) handled.insert(entry.first + " VALUE");
+  for (const auto& entry : switches) handled.insert(entry.first);
+  if (documented != handled) throw std::logic_error("the options of '" + command + "' differ from its help (usage.cpp)");
+}
+
+// Walks the arguments of `command`: positional ones go to `positional`, options to their
+// handler. An option given twice or with an empty value is a usage_error.
+void walk(const std::string& command, const std::vector<std::string>& args,
+          const std::map<std::string, handler>& options, const std::map<std::string, std::function<void()>>& switches,
           const std::function<void(const std::string&)>& positional) {
+  require_documented(command, options, switches);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -221,7 +234,7 @@ run_options parse_run(const std::vector<std::string>& args) {
         in.signed_values = true;
         in.random_options.push_back("--signed");
       }}};
-  walk(args, options, switches, [&](const std::string& p) {
+  walk("run", args, options, switches, [&](const std::string& p) {
     if (!o.algorithm.empty()) throw usage_error("run takes one algorithm (got '" + o.algorithm + "' and '" + p + "')");
     o.algorithm = p;
   });
@@ -270,7 +283,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   };
   const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }},
                                                               {"--keep-failed", [&] { o.keep_failed = true; }}};
-  walk(args, options, switches, [&](const std::string& p) { o.algorithms.push_back(p); });
+  walk("sweep", args, options, switches, [&](const std::string& p) { o.algorithms.push_back(p); });
   if (o.algorithms.empty()) throw usage_error("sweep needs at least one algorithm name (see mmvram list)");
   if (o.out.empty()) throw usage_error("sweep needs --out FILE.csv");
   if (o.ns.empty()) o.ns = parse_count_list("2^10..2^16", "--n");
@@ -311,7 +324,7 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
       {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_real(v, "--memory-clock"); }},
       {"--refit", [&](const std::string& v) { o.refit = v; }},
   };
-  walk(args, options, {{"--quiet", [&] { o.quiet = true; }}, {"--back-to-back", [&] { o.interleaved = false; }}},
+  walk("calibrate", args, options, {{"--quiet", [&] { o.quiet = true; }}, {"--back-to-back", [&] { o.interleaved = false; }}},
        [](const std::string& p) { throw usage_error("calibrate takes no argument (got '" + p + "')"); });
   if (o.out.empty()) throw usage_error("calibrate needs --out FILE.json");
   if (o.backend == "simulate" && o.refit.empty()) throw usage_error("calibrate times a device: it needs --backend cuda");
@@ -320,7 +333,7 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
 
 list_options parse_list(const std::vector<std::string>& args) {
   list_options o;
-  walk(args, {{"--format", [&](const std::string& v) { o.format = parse_format(v); }}}, {},
+  walk("list", args, {{"--format", [&](const std::string& v) { o.format = parse_format(v); }}}, {},
        [](const std::string& p) { throw usage_error("list takes no argument (got '" + p + "')"); });
   if (o.format == report_format::csv) throw usage_error("list prints --format table or json");
   return o;
@@ -328,7 +341,7 @@ list_options parse_list(const std::vector<std::string>& args) {
 
 instructions_options parse_instructions(const std::vector<std::string>& args) {
   instructions_options o;
-  walk(args,
+  walk("instructions", args,
        {{"--s", [&](const std::string& v) { o.s = parse_int_in(v, "--s", 2, 4096); }},
         {"--m", [&](const std::string& v) {
            o.m = parse_count(v, "--m");
@@ -341,7 +354,7 @@ instructions_options parse_instructions(const std::vector<std::string>& args) {
 
 closed_forms_options parse_closed_forms(const std::vector<std::string>& args) {
   closed_forms_options o;
-  walk(args,
+  walk("closed-forms", args,
        {{"--n", [&](const std::string& v) { o.ns = parse_count_list(v, "--n"); }},
         {"--s", [&](const std::string& v) {
            for (auto s : parse_count_list(v, "--s")) o.ss.push_back(parse_int_in(std::to_string(s), "--s", 2, 4096));

@@ -114,7 +114,24 @@ std::vector<std::int64_t> parse_count_list(const std::string& text, const std::s
 // "0.01", "1/32": a real number.
 double parse_real(const std::string& text, const std::string& what);
 
-// The text of `mmvram help`: every command and option (defined in main.cpp).
+// One option of a command: its name, the value it takes (empty for a switch) and its help
+// text ('\n' breaks a line).
+struct option_doc {
+  std::string name, value, help;
+};
+// One command: its synopsis and one-line summary for `mmvram help`, its options, a closing note.
+struct command_doc {
+  std::string name, synopsis, summary;
+  std::vector<option_doc> options = {};
+  std::string note = {};
+};
+// Every command's option table (usage.cpp), in the order `mmvram help` prints them. The
+// parsers accept exactly these options: walk() throws std::logic_error when they differ.
+const std::vector<command_doc>& command_docs();
+// The table of command `name`; std::logic_error when there is none.
+const command_doc& command_doc_of(const std::string& name);
+
+// The text of `mmvram help`, generated from command_docs().
 std::string usage_text();
 
 }  // namespace mmv::tool

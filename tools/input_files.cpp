@@ -5,6 +5,8 @@
 
 #include "memory.hpp"
 
+#include "mmvram/harness/sparse_inputs.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>

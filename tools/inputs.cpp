@@ -5,6 +5,8 @@
 
 #include "memory.hpp"
 
+#include "mmvram/harness/sparse_inputs.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -114,16 +116,6 @@ void require_valid_decays(const std::vector<real>& a, const std::string& what) {
     }
 }
 
-// The elements a run of shape `sh` holds at once for n (nonzeros for SpMV): integer products
-// (elementwise, matrix, SpMV) multiply through B-bit copies of their operands.
-double run_elements(input_shape sh, double n, bool integer, int bits) {
-  const double b = integer ? bits : 1;
-  if (sh == input_shape::vector_pair) return n * b;
-  if (sh == input_shape::matrix_pair) return n * n * n * b;
-  if (sh == input_shape::sparse_matrix) return n * b;
-  return n;
-}
-
 // An upper bound on the nonzeros of --bigbird B,R[,W,G] with side n: G global block rows are
 // full, every other block row holds at most W + G + R blocks.
 double bigbird_nonzeros(const std::vector<std::int64_t>& b, std::int64_t n) {
@@ -147,22 +139,19 @@ std::vector<real> held_reals(std::vector<real> x, number_format format, const st
   return x;
 }
 
-bool has_flags(input_shape sh) {
-  return sh == input_shape::segmented || sh == input_shape::decayed || sh == input_shape::sparse_matrix;
-}
-
 // Refuses an option of random inputs that this run would silently ignore: every one of them
 // with file inputs (except what draws SpMV's vector when --vector is absent), --density for
 // inputs without segments or with --bigbird, and --max-value on float machines.
 void require_no_ignored_options(const algorithm_entry& e, const input_options& o, number_format format) {
-  const bool random_vector = e.shape == input_shape::sparse_matrix && !o.matrix_file.empty() && o.vector_file.empty();
+  const shape_facts& sh = facts_of(e.shape);
+  const bool random_vector = sh.matrix && !o.matrix_file.empty() && o.vector_file.empty();
   for (const auto& option : o.random_options) {
     const bool draws = option == "--seed" || option == "--max-value" || option == "--signed";
     const bool density = option == "--density" || option == "--mean-length";
     if (o.from_files() && !(draws && random_vector))
       throw usage_error(option + " shapes random inputs; it does not apply to input files" +
-                        (draws && e.shape == input_shape::sparse_matrix ? " (it draws spmv's vector without --vector)" : ""));
-    if (density && !has_flags(e.shape))
+                        (draws && sh.matrix ? " (it draws spmv's vector without --vector)" : ""));
+    if (density && !sh.random_segments)
       throw usage_error(option + " sets segment starts, but " + e.name + " has no segments (its input: " +
                         to_string(e.shape) + ")");
     if (density && !o.bigbird.empty())
@@ -174,23 +163,20 @@ void require_no_ignored_options(const algorithm_entry& e, const input_options& o
 
 // Refuses an input file the algorithm does not read (it would be silently ignored otherwise).
 void require_no_foreign_files(const algorithm_entry& e, const input_options& o) {
-  const auto sh = e.shape;
-  const bool flags = sh == input_shape::segmented || sh == input_shape::decayed;
-  const bool pair = sh == input_shape::vector_pair || sh == input_shape::matrix_pair;
-  const bool matrix = sh == input_shape::sparse_matrix;
+  const shape_facts& sh = facts_of(e.shape);
   const std::pair<const std::string*, std::pair<const char*, bool>> files[] = {
-      {&o.values_file, {"--values", !matrix}},          {&o.flags_file, {"--flags", flags}},
-      {&o.decays_file, {"--decays", sh == input_shape::decayed}}, {&o.values2_file, {"--values2", pair}},
-      {&o.matrix_file, {"--matrix", matrix}},           {&o.vector_file, {"--vector", matrix}}};
+      {&o.values_file, {"--values", !sh.matrix}},    {&o.flags_file, {"--flags", sh.flags}},
+      {&o.decays_file, {"--decays", sh.decays}},     {&o.values2_file, {"--values2", sh.second}},
+      {&o.matrix_file, {"--matrix", sh.matrix}},     {&o.vector_file, {"--vector", sh.matrix}}};
   for (const auto& [path, use] : files)
     if (!path->empty() && !use.second)
-      throw usage_error(e.name + " does not read " + use.first + " (its input: " + to_string(sh) + ")");
+      throw usage_error(e.name + " does not read " + use.first + " (its input: " + sh.inputs + ")");
 }
 
 algorithm_input input_from_files(const algorithm_entry& e, const input_options& o, number_format format, int bits) {
   const bool integer = format == number_format::integer;
   algorithm_input in;
-  if (e.shape == input_shape::sparse_matrix) {
+  if (facts_of(e.shape).matrix) {
     require_file(o.matrix_file, "--matrix", e);
     in.matrix = read_matrix_file(o.matrix_file, integer ? bits : 1);
     if (integer) require_integer_values(in.matrix, "matrix file '" + o.matrix_file + "'");
@@ -213,22 +199,22 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   if (integer) in.words = read_words(o.values_file, "values");
   else in.reals = held_reals(read_reals(o.values_file, "values"), format, "values file '" + o.values_file + "'");
   const std::size_t n = integer ? in.words.size() : in.reals.size();
-  if (e.shape == input_shape::segmented || e.shape == input_shape::decayed) {
+  if (facts_of(e.shape).flags) {
     require_file(o.flags_file, "--flags", e);
     in.flags = checked_flags(o.flags_file, n);
   }
-  if (e.shape == input_shape::decayed) {
+  if (facts_of(e.shape).decays) {
     require_file(o.decays_file, "--decays", e);
     in.decays = held_reals(read_reals(o.decays_file, "decays"), format, "decays file '" + o.decays_file + "'");
     require_length(in.decays.size(), n, "decays file '" + o.decays_file + "'");
     require_valid_decays(in.decays, "decays file '" + o.decays_file + "'");
   }
-  if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair) {
+  if (facts_of(e.shape).second) {
     require_file(o.values2_file, "--values2", e);
     in.words2 = read_words(o.values2_file, "values2");
     require_length(in.words2.size(), n, "values2 file '" + o.values2_file + "'");
   }
-  if (e.shape == input_shape::matrix_pair) {
+  if (facts_of(e.shape).square) {
     const auto side = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(n))));
     if (side * side != n) throw usage_error("matrix product values must hold side*side entries (got " + std::to_string(n) + ")");
     in.n = static_cast<std::int64_t>(side);
@@ -269,10 +255,11 @@ csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bit
 
 std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits) {
   const std::int64_t top = word_max_of(bits);
-  if (shape == input_shape::vector_pair) return static_cast<std::int64_t>(std::sqrt(static_cast<double>(top)));
-  if (shape == input_shape::matrix_pair)
+  const shape_facts& f = facts_of(shape);
+  if (f.square)
     return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(top) / std::pow(double(n), 3))));
-  if (shape == input_shape::sparse_matrix)
+  if (f.second) return static_cast<std::int64_t>(std::sqrt(static_cast<double>(top)));
+  if (f.matrix)
     return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(static_cast<double>(top / std::max<std::int64_t>(n, 1)))), 1, 100);
   return std::clamp<std::int64_t>(top / std::max<std::int64_t>(n, 1), 1, 100);
 }
@@ -281,7 +268,8 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   const bool integer = format == number_format::integer;
   if (integer && !e.integer_ok) throw usage_error(e.name + " runs in float mode only (--mode float32 or float64)");
   if (!integer && !e.float_ok) throw usage_error(e.name + " runs in integer mode only (--mode integer)");
-  if (!o.bigbird.empty() && (e.shape != input_shape::sparse_matrix || o.from_files()))
+  const shape_facts& sh = facts_of(e.shape);
+  if (!o.bigbird.empty() && (!sh.matrix || o.from_files()))
     throw usage_error("--bigbird generates the matrix of spmv; it does not combine with " +
                       (o.from_files() ? std::string("input files") : e.name));
   require_no_foreign_files(e, o);
@@ -290,16 +278,16 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
 
   draw d(o.seed);
   const std::int64_t n = o.n;
-  if (e.shape == input_shape::matrix_pair && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
+  if (sh.square && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
     throw usage_error(e.name + ": --n " + std::to_string(n) + " is too large (the limit is n^3 <= 2^40, i.e. n <= " +
                       std::to_string(max_matrix_side) + ")");
   if (o.bigbird.empty())
     require_memory(run_elements(e.shape, static_cast<double>(n), integer, bits), "--n " + std::to_string(n));
-  const std::int64_t side = e.shape == input_shape::matrix_pair ? n * n : n;
+  const std::int64_t side = sh.square ? n * n : n;
   const std::int64_t m = o.max_value.value_or(default_max_value(e.shape, n, bits));
   algorithm_input in;
   in.n = n;
-  if (e.shape == input_shape::sparse_matrix) {
+  if (sh.matrix) {
     std::vector<real> values;
     if (integer)
       for (auto w : random_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
@@ -314,13 +302,13 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   }
   if (integer) in.words = random_words(d, side, m, o.signed_values);
   else in.reals = random_reals(d, side, o.signed_values, format);
-  if (e.shape == input_shape::segmented || e.shape == input_shape::decayed) in.flags = random_flags(d, n, o.density);
-  if (e.shape == input_shape::decayed) {
+  if (sh.flags) in.flags = random_flags(d, n, o.density);
+  if (sh.decays) {
     in.decays.resize(static_cast<std::size_t>(n));
     for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();
     require_valid_decays(in.decays, "random decays");
   }
-  if (e.shape == input_shape::vector_pair || e.shape == input_shape::matrix_pair)
+  if (sh.second)
     in.words2 = random_words(d, side, m, o.signed_values);
   return in;
 }

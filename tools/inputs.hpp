@@ -3,7 +3,7 @@
 #pragma once
 #include "cli.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <string>
 #include <vector>

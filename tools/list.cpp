@@ -1,7 +1,7 @@
 // `mmvram list`: every algorithm of the registry with its units, bounds and word width.
 #include "commands.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -48,7 +48,8 @@ int print_list(const list_options& o) {
     std::cout << std::left << std::setw(nw) << e.name << std::setw(uw) << e.units << std::setw(24) << e.step_bound
               << std::setw(14) << e.work_bound << std::setw(16) << to_string(e.shape) << std::setw(16) << modes_of(e)
               << e.min_word_bits << "\n";
-  std::cout << "\n";
+  std::cout << "\nminimum word width B: what B must hold (R: the largest |sum| of a contiguous range of x); every\n"
+               "integer run reports the B its input needs as min_word_bits (docs/tool.md)\n\n";
   for (const auto& e : table) std::cout << std::left << std::setw(nw) << e.name << e.title << "\n";
   return 0;
 }

@@ -21,75 +21,10 @@
 
 namespace mmv::tool {
 
-std::string usage_text() {
-  return R"(usage: mmvram COMMAND [options]
-
-commands:
-  list [--format table|json]            algorithms, their units, step/work bounds and word width
-  instructions [--s S] [--m M]          the machine's instruction table with its prices
-  run ALGO [options]                    run one algorithm, verify it, print its cost report
-  sweep ALGO... --out FILE.csv [options]  many runs, appended to a resumable CSV
-  calibrate --out FILE.json [options]   time single instructions on the GPU, fit a device profile
-  predict ALGO --profile FILE [options] the device time a profile predicts from the ledger (CPU only)
-  closed-forms ALGO... --n LIST [--s L]  closed-form counts of scans as CSV (n up to 2^40, nothing runs)
-  help                                  this text
-
-run options:
-  --n N                 problem size (1024, 2^20); default 1024
-  --s S                 MMU tile size, S >= 2; default 16
-  --bits B              word width B in 2..64; default 32 (64 with --mode float64)
-  --mode M              number format of the machine: integer | float32 | float64; default integer
-  --density D           probability that a position starts a segment, in [0, 1]; default 0.05
-  --mean-length L       the same as --density 1/L
-  --seed K              seed of the random input; default 1
-  --max-value M         random integers in [0, M] (default: totals fit in B bits, at most 100)
-  --signed              random values in [-M, M] (reals in [-1, 1))
-  --values FILE         x (b for decayed scans) from a file instead of random
-  --flags FILE          segment-start flags (0/1) for --values
-  --decays FILE         decays a for decayed scans
-  --values2 FILE        second operand (element-wise and matrix products)
-  --matrix FILE.mtx     Matrix Market matrix for spmv; --vector FILE its dense vector
-  --format F            report format: table | json | csv; default table
-  --dag FILE.dot        write the dependency DAG as Graphviz DOT
-  --output FILE         write the whole result: text (one value per line, round-trip
-                        precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64
-  --trace               print every instruction (unit, op, region, length, cost, output)
-  --backend B           who executes: simulate (CPU) | cuda (GPU, timed); default simulate
-  --repeat R            cuda: timed runs behind the reported medians; default 5
-  --profile FILE.json   predict the device time (serial and DAG) from the ledger with this profile
-  --strict-pricing      also the run re-priced strictly: gather/scatter/compress as sorting
-                        networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)
-  --min-bits            also find the smallest B this input runs at (integer mode; a few more runs)
-  Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text.
-
-sweep options:
-  --n LIST              counts and ranges: 2^10..2^20 (doubling), 2^4..2^20:4 (factor 4), 1000,5000
-  --s LIST, --bits LIST, --density LIST (or --mean-length LIST), --mode M, --seed K
-  --out FILE.csv        rows are appended; points with a verified row in the file are skipped,
-                        failed ones are run again (their old rows removed)
-  --keep-failed         skip failed points too (they still make the exit code 1)
-  --jobs J              parallel runs (default: every core); --quiet hides the progress bar
-  --backend B, --repeat R, --profile FILE.json   as for run (cuda: one point at a time)
-
-calibrate options:
-  --out FILE.json       the device profile to write (required); --backend cuda (the default)
-  --max-m M             largest instruction length, m = 2^8, 2^10, ... (default 2^24)
-  --s LIST              tile sizes of the MMU and REVSPEC points (default 2,4,8,16,32,64,128)
-  --repeat R            timed issues per point after a warm-up (default 7); --seed K; --quiet
-  --device NAME, --sm-clock MHZ, --memory-clock MHZ   recorded in the profile
-  --refit FILE.json     fit again on that profile's stored timings (CPU only) and write --out
-  --back-to-back        time each instruction right after itself (default: after two others)
-
-Each option may be given once; an empty value is an error.
-
-exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input, word-width overflow, an input
-too large for this machine's memory, or a failed write
-)";
-}
-
 int command_predict(const run_options& o) {
   if (o.format != report_format::table) return command_run(o);
   const run_report r = run_once(o);
+  if (!r.error.empty()) throw std::runtime_error(r.error);
   const auto& t = r.totals;
   const auto& p = *r.predicted_time;
   std::cout << "algorithm  " << r.algorithm << " (" << r.units << "), n = " << r.n << ", s = " << r.s << ", B = " << r.bits
@@ -105,6 +40,7 @@ int command_predict(const run_options& o) {
 
 int command_run(const run_options& o) {
   const run_report r = run_once(o);
+  if (!r.error.empty()) throw std::runtime_error(r.error);  // exit 2, nothing printed on stdout
   if (o.format == report_format::json) {
     print_json(std::cout, r);
   } else if (o.format == report_format::csv) {
@@ -123,11 +59,20 @@ int command_run(const run_options& o) {
 
 namespace {
 
-// The hint after a word-width overflow, by what overflowed: iota and lane-index generate
+// The hint after a word-width overflow: the smallest B the input needs where the run knows it
+// (integer mode), else by what overflowed: iota and lane-index generate
 // indices/addresses, which grow with n, so only --bits helps; any other result may be a sum of
 // data or of addresses, so the hint offers --max-value only as an alternative.
 std::string width_hint(const width_error& e) {
   const std::string bits = std::to_string(e.word_bits);
+  if (const auto* run = dynamic_cast<const run_width_error*>(&e)) {
+    if (run->needed_bits > 64) return "this input needs more than 64 bits; smaller values (--max-value) help";
+    const std::string needed = std::to_string(run->needed_bits);
+    if (e.instruction == "iota" || e.instruction == "lane-index")
+      return "this input needs --bits " + needed + " or more: the indices/addresses " + e.instruction +
+             " generates grow with n";
+    return "this input needs --bits " + needed + " or more (its min_word_bits); smaller values (--max-value) also help";
+  }
   if (e.instruction == "iota" || e.instruction == "lane-index")
     return "the indices/addresses " + e.instruction + " generates for this n need more than " + bits +
            " bits: raise --bits";

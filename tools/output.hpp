@@ -1,7 +1,7 @@
 // Everything the tool writes besides the report: the whole result vector (--output), checked
 // writes (a failed write is an io_error, exit code 2) and error text with bad bytes escaped.
 #pragma once
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <iosfwd>
 #include <stdexcept>

@@ -30,7 +30,7 @@ std::string num(double v, const char* fmt = "%.9g") {
 std::string boolean(bool b) { return b ? "true" : "false"; }
 
 std::vector<field> fields(const run_report& r) {
-  const bool ran = r.error.empty();
+  const bool ran = r.counted;
   const auto& t = r.totals;
   const auto counted = [&](std::int64_t v) { return ran ? std::optional(num(v)) : std::nullopt; };
   const auto& p = r.predicted;
@@ -46,9 +46,10 @@ std::vector<field> fields(const run_report& r) {
       {"seed", kind::number, std::to_string(r.seed)},
       {"input", kind::text, r.input_source},
       {"segments", kind::number, num(r.segments)},
-      {"verified", kind::boolean, boolean(ran && r.outcome.verified)},
+      {"verified", kind::boolean, boolean(r.error.empty() && r.outcome.verified)},
       {"error", kind::text, r.error},
-      {"max_abs_error", kind::number, ran ? std::optional(num(r.outcome.max_abs_error, "%.6g")) : std::nullopt},
+      {"max_abs_error", kind::number,
+       ran && r.error.empty() ? std::optional(num(r.outcome.max_abs_error, "%.6g")) : std::nullopt},
       {"tolerance", kind::number, ran ? std::optional(num(r.outcome.tolerance, "%.6g")) : std::nullopt},
       {"steps", kind::number, counted(t.total().steps)},
       {"mmu_steps", kind::number, counted(t.mmu.steps)},
@@ -164,13 +165,16 @@ std::string csv_row(const run_report& r) {
 }
 
 void print_json(std::ostream& out, const run_report& r) {
-  out << "{\n  \"schema\": \"mmvram-run/2\"";
+  out << "{\n  \"schema\": \"mmvram-run/3\"";
   for (const auto& f : fields(r)) out << ",\n  " << json_string(f.name) << ": " << json_value(f);
   out << ",\n  \"output_preview\": [";
   for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
     out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
+  const auto optional_int = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
   out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"min_word_bits\": "
-      << (r.min_word_bits ? std::to_string(*r.min_word_bits) : std::string("null")) << ",\n  \"regions\": [";
+      << optional_int(r.min_word_bits) << ",\n  \"min_word_bits_exact\": "
+      << (r.min_word_bits ? r.min_word_bits_exact ? "true" : "false" : "null")
+      << ",\n  \"min_word_bits_searched\": " << optional_int(r.min_word_bits_searched) << ",\n  \"regions\": [";
   bool first = true;
   for (const auto& [name, u] : r.regions) {
     out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
@@ -236,7 +240,12 @@ void print_table(std::ostream& out, const run_report& r) {
                                   : " (exact)")
       << (r.outcome.mismatch.empty() ? "" : ": " + r.outcome.mismatch) << "\n"
       << (r.min_word_bits ? "min B      " + std::to_string(*r.min_word_bits) +
-                                " bits (the smallest word width this input runs at)\n"
+                                (r.min_word_bits_exact ? " bits (exact: the smallest word width this input runs at)"
+                                                       : " bits (an upper bound: this input runs at this width)") +
+                                (r.min_word_bits_searched ? ", " + std::to_string(*r.min_word_bits_searched) +
+                                                                " found by re-running"
+                                                          : std::string()) +
+                                "\n"
                           : std::string())
       << "\n";
 

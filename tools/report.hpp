@@ -1,7 +1,7 @@
 // The cost report of one run and its three renderings: a table for people, JSON and CSV with
 // the fixed schema of docs/tool.md (units in the field names) for scripts.
 #pragma once
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/algorithms/strict_pricing.hpp"
 #include "mmvram/model/ledger.hpp"
 #include "mmvram/model/time_model.hpp"
@@ -45,8 +45,13 @@ struct run_report {
   std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
   std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger
   std::string profile_device;                     // the profile's GPU
-  std::optional<int> min_word_bits;  // --min-bits: the smallest B this input runs at
-  std::string error;  // a sweep point that raised an error instead of finishing
+  // Integer runs: the smallest B this input needs, from the algorithm's formula (word_bits.hpp),
+  // and whether it is exact (B - 1 overflows) or an upper bound.
+  std::optional<int> min_word_bits;
+  bool min_word_bits_exact = false;
+  std::optional<int> min_word_bits_searched;  // --min-bits: the smallest B found by re-running
+  std::string error;    // a sweep point that raised an error, or a run with a float overflow
+  bool counted = true;  // the counts are the run's (false: it raised before finishing)
   // True when every predicted field equals the measured one (false without a prediction).
   bool prediction_matches() const;
 };
@@ -54,7 +59,7 @@ struct run_report {
 // The report for people: inputs, output preview, verification, measured vs predicted counts,
 // then the counts per region.
 void print_table(std::ostream& out, const run_report& r);
-// The report as one JSON object (schema "mmvram-run/2", docs/tool.md): the CSV fields, then
+// The report as one JSON object (schema "mmvram-run/3", docs/tool.md): the CSV fields, then
 // output preview, mismatch, regions and, with --trace, every instruction.
 void print_json(std::ostream& out, const run_report& r);
 // The CSV schema shared by `run --format csv` and `sweep`: one header, one row per run.

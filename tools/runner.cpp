@@ -5,6 +5,7 @@
 #include "inputs.hpp"
 #include "output.hpp"
 
+#include "mmvram/harness/word_bits.hpp"
 #include "mmvram/model/time_model.hpp"
 
 #include <algorithm>
@@ -13,17 +14,6 @@
 namespace mmv::tool {
 
 namespace {
-
-std::int64_t count_segments(const algorithm_entry& e, const algorithm_input& in) {
-  switch (e.shape) {
-    case input_shape::segmented:
-    case input_shape::decayed:
-      return in.flags.empty() ? 0 : 1 + std::count(in.flags.begin() + 1, in.flags.end(), word{1});
-    case input_shape::sparse_matrix: return in.matrix.rows;
-    case input_shape::values: return 1;
-    default: return 0;
-  }
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return -1;
@@ -104,6 +94,13 @@ int smallest_word_bits(const algorithm_entry& e, const algorithm_input& input, m
   return runs;
 }
 
+// The error of a run whose real result first left the format's range at `bad`.
+std::string nonfinite_message(const nonfinite_result& bad) {
+  return "float overflow: " + bad.instruction + " (instruction " + std::to_string(bad.sequence) + ") produced " +
+         format_value(bad.value, number_format::float64) + " at index " + std::to_string(bad.index) +
+         " from finite inputs";
+}
+
 }  // namespace
 
 run_report run_once(const run_options& o) {
@@ -131,18 +128,28 @@ run_report run_once(const run_options& o) {
   r.s = o.s;
   r.bits = o.bits;
   r.seed = o.input.seed;
-  r.segments = count_segments(entry, input);
+  r.segments = segment_count(entry.shape, input);
   r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
   r.predicted = entry.predicted(input, config);
 
   r.backend = m.backend_name();
-  r.outcome = entry.run(m, input);
+  try {
+    r.outcome = entry.run(m, input);
+  } catch (const width_error& e) {
+    if (o.mode != number_format::integer) throw;
+    throw run_width_error(e, min_word_bits(entry.name, input, o.s).bits);
+  }
   m.collect_timing();
   r.wall_time_s = r.outcome.simulate_seconds;
 
   r.totals = m.costs().totals();
   r.depth = m.costs().depth();
   r.regions = m.costs().by_region();
+  if (const auto bad = m.first_nonfinite()) {  // the counts stay; nothing is written
+    r.error = nonfinite_message(*bad);
+    if (o.trace) r.trace = m.costs().records();
+    return r;
+  }
   if (m.costs().measured() && r.outcome.verified) {
     machine_config timed = config;
     timed.record_dag = false, timed.record_trace = false;
@@ -163,7 +170,11 @@ run_report run_once(const run_options& o) {
   if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
   config.record_dag = config.record_trace = false;
   config.backend = "simulate";  // the smallest B is a property of the ledger, found on the CPU
-  if (o.min_bits) r.min_word_bits = smallest_word_bits(entry, input, config, o.bits);
+  if (o.mode != number_format::integer) return r;
+  const word_bits_need need = min_word_bits(entry.name, input, o.s);
+  r.min_word_bits = need.bits;
+  r.min_word_bits_exact = need.exact;
+  if (o.min_bits) r.min_word_bits_searched = smallest_word_bits(entry, input, config, o.bits);
   return r;
 }
 

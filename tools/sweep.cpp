@@ -64,9 +64,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
     const algorithm_entry& e = find_algorithm(name);
     if (o.mode == number_format::integer ? !e.integer_ok : !e.float_ok)
       throw usage_error(name + " does not run in " + to_string(o.mode) + " mode");
-    const bool flagged = e.shape == input_shape::segmented || e.shape == input_shape::decayed ||
-                         e.shape == input_shape::sparse_matrix;
-    const std::vector<double> densities = flagged ? o.densities : std::vector<double>{o.densities.front()};
+    const std::vector<double> densities = facts_of(e.shape).random_segments ? o.densities : std::vector<double>{o.densities.front()};
     for (auto n : o.ns)
       for (auto s : o.ss)
         for (auto bits : o.bits)
@@ -88,6 +86,7 @@ run_report failed_point(const run_options& p, const std::string& error) {
   r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random", r.backend = p.backend;
   r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
   r.error = error.empty() ? "error" : error;
+  r.counted = false;
   return r;
 }
 

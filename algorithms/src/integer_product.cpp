@@ -7,9 +7,12 @@
 //                 y is 0, so padding lanes hold 0)                               8 VCU
 //   3. levels     rows of s digits with exponent step d (d = 1, s, s², ...): one MMU product
 //                 with W_d[q][s−1] = 2^(d·q) (0 where d·q > K−1) sums each row's digits with
-//                 their weights; the row sums are the next level's digits. When a level leaves
-//                 a count of digits per element that s does not divide, a gather re-pads each
-//                 element to a multiple of s.                   per level 1 MMU + 1 VCU (+7 VCU)
+//                 their weights; the row sums are the next level's digits. After the first
+//                 level (when it leaves c1 >= 2 digits per element), and after any later level
+//                 that leaves a count s does not divide, a gather re-pads each element to a
+//                 multiple of s. Re-padding after the first level even when s divides c1 keeps
+//                 the addresses (up to n·c1 − 1) growing with B, so a run that fits B bits also
+//                 fits B + 1 (docs/algorithms/integer_product.md). per level 1 MMU + 1 VCU (+7 VCU)
 //   4. sign       out = same ? −P : P, computed without negating −2^(B−1) needlessly  3 VCU
 // All terms of an element have one sign, so every partial sum lies between 0 and −|a·b|: a
 // width_error is raised exactly when −|a·b| < −2^(B−1), or when a·b = 2^(B−1) (in the last
@@ -71,11 +74,13 @@ word_vec elementwise_product(machine& m, const word_vec& a, const word_vec& b) {
       digits = m.gather_strided(m.mmu(digits, load_weight_matrix(m, step)), s - 1, s, n * c);
       if (c == 1) break;
       per = ceil_div(c, s) * s;
-      if (per == c) continue;
-      const word_vec lane = m.lane_index(n * per, per);  // re-pad each element's c digits to per
-      const word_vec source = m.add(m.iota(n * per, 0, c, per), lane);
-      const word_vec idx = m.select(m.compare("lt", lane, c), source, n * c);
-      digits = m.gather(m.resize(digits, n * c + 1, word{0}), idx);
+      if (per == c && step != 1) continue;
+      // Re-pad each element's c digits to per: lane t < c reads digit c·i + t, the padding
+      // lanes read digit c·i and are zeroed, so no address exceeds n·c − 1.
+      const word_vec lane = m.lane_index(n * per, per);
+      const word_vec real_lane = m.compare("lt", lane, c);
+      const word_vec source = m.add(m.iota(n * per, 0, c, per), m.select(real_lane, lane, word{0}));
+      digits = m.select(real_lane, m.gather(digits, source), word{0});
     }
   }
   auto g = m.region("sign");  // 4. −|a·b| is in `digits`; negate where the signs agree
@@ -98,16 +103,17 @@ std::int64_t elementwise_product_tally(cost_tally& t, std::int64_t n, int bits, 
   const std::int64_t bit = t.vcu(lanes, {t.vcu(lanes, {0}), t.vcu(lanes, {0})});
   const std::int64_t set = t.vcu(lanes, {t.vcu(lanes, {y, owner}), bit});
   std::int64_t digits = t.vcu(lanes, {set, t.vcu(lanes, {x, owner})});
-  for (;;) {
+  for (bool first = true;; first = false) {
     const std::int64_t c = per / t.s;
     digits = t.vcu(n * c, {t.mmu(n * c, {digits})});
     if (c == 1) break;
     per = ceil_div(c, t.s) * t.s;
-    if (per == c) continue;
+    if (per == c && !first) continue;
     const std::int64_t len = n * per;
     const std::int64_t lane = t.vcu(len, {0});
-    const std::int64_t idx = t.vcu(len, {t.vcu(len, {lane}), t.vcu(len, {t.vcu(len, {0}), lane})});
-    digits = t.vcu(len, {t.vcu(n * c + 1, {digits}), idx});
+    const std::int64_t real_lane = t.vcu(len, {lane});
+    const std::int64_t source = t.vcu(len, {t.vcu(len, {0}), t.vcu(len, {real_lane, lane})});
+    digits = t.vcu(len, {real_lane, t.vcu(len, {digits, source})});
   }
   return t.vcu(n, {same, t.vcu(n, {t.vcu(n, {same, digits})}), digits});
 }
@@ -122,8 +128,8 @@ cost_prediction elementwise_product_predicted_cost(std::int64_t n, int s, int bi
   t.p.formula =
       "K = B-1, L = max(1, ceil(log_s K)) MMU levels, c_l = ceil(K/s^l) digits per element after level l, "
       "p_l = ceil(c_l/s)*s (p_0 lanes; level l+1 reads p_l digits); mmu = L, tile_products = sum_l ceil(n c_{l+1}/s), "
-      "multiply_adds = n s sum_{l<L} p_l; vcu = 22 + L + 7R, R = #{1 <= l < L : p_l != c_l}; "
-      "vcu_work = 14n + 8 n p_0 + n sum_{l>=1} c_l + sum over re-padded l (6 n p_l + n c_l + 1)";
+      "multiply_adds = n s sum_{l<L} p_l; vcu = 22 + L + 7R, R = #{1 <= l < L : l = 1 or p_l != c_l} "
+      "(the re-padded levels); vcu_work = 14n + 8 n p_0 + n sum_{l>=1} c_l + 7 n sum over re-padded l of p_l";
   return t.p;
 }
 

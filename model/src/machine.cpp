@@ -34,6 +34,8 @@ machine& machine::operator=(machine&&) noexcept = default;
 
 std::string machine::backend_name() const { return backend_->name(); }
 
+std::optional<nonfinite_result> machine::first_nonfinite() const { return backend_->first_nonfinite(); }
+
 region_guard machine::region(const std::string& name) {
   region_stack_.push_back(name);
   return region_guard(*this);

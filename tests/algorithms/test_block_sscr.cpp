@@ -7,7 +7,7 @@
 
 #include "cost_check.hpp"
 
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 #include "mmvram/algorithms/segmented.hpp"
 
 #include <algorithm>

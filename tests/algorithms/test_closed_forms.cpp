@@ -7,7 +7,7 @@
 #include "test_seed.hpp"
 
 #include "mmvram/algorithms/closed_forms.hpp"
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <random>
 #include <vector>

@@ -10,7 +10,7 @@
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/decayed_scan.hpp"
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <cmath>
 #include <cstdlib>

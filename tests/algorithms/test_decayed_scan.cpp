@@ -8,7 +8,7 @@
 #include "cost_check.hpp"
 
 #include "mmvram/algorithms/decayed_scan.hpp"
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <algorithm>
 #include <cmath>

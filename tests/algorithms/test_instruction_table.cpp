@@ -5,7 +5,7 @@
 #include <set>
 
 #include "catch.hpp"
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/model/instruction_table.hpp"
 #include "test_seed.hpp"
 

@@ -56,10 +56,10 @@ void draw_pairs(std::mt19937_64& g, int bits, std::int64_t n, std::vector<word>&
 }
 
 // The algorithm's addresses are B-bit words too: lanes < P = ceil((B−1)/s)·s, owners < n, and
-// (when a level re-pads) indices up to n·ceil((B−1)/s).
+// (when there is more than one level, the first re-pads) indices up to n·ceil((B−1)/s) − 1.
 bool addresses_fit(std::int64_t n, int s, int bits) {
   const wide top = hi(bits), per = (bits - 2) / s * s + s, digits = per / s;
-  return per - 1 <= top && n - 1 <= top && (digits == 1 || n * digits <= top);
+  return per - 1 <= top && n - 1 <= top && (digits == 1 || n * digits - 1 <= top);
 }
 
 std::vector<word> product(const std::vector<word>& a, const std::vector<word>& b) {
@@ -136,12 +136,13 @@ TEST_CASE("elementwise product: exact ledger counts and the O(log_s B) step boun
       const auto p = mmv::elementwise_product_predicted_cost(n, s, bits);
       mmv::test::check_ledger_equals(m, p);
       if (n == 0) continue;
-      // L = max(1, ceil(log_s(B−1))) MMU levels; R re-pads, one per level l < L whose digit
-      // count ceil((B−1)/s^l) is not a multiple of s; VCU steps 22 + L + 7R, depth 11 + 2L + 2R.
+      // L = max(1, ceil(log_s(B−1))) MMU levels; R re-pads, one after the first level and one
+      // per later level l < L whose digit count ceil((B−1)/s^l) is not a multiple of s; VCU
+      // steps 22 + L + 7R, depth 11 + 2L + 2R.
       std::int64_t levels = 1, repads = 0;
       for (std::int64_t cap = s; cap < bits - 1; cap *= s) {
         ++levels;
-        repads += (bits - 1 + cap - 1) / cap % s != 0 ? 1 : 0;
+        repads += cap == s || (bits - 1 + cap - 1) / cap % s != 0 ? 1 : 0;
       }
       CHECK(p.mmu_steps == levels);
       CHECK(p.vcu_steps == 22 + levels + 7 * repads);

@@ -7,7 +7,7 @@
 #include "test_seed.hpp"
 
 #include "mmvram/algorithms/iterated_addition.hpp"
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <cmath>
 #include <random>

@@ -5,7 +5,7 @@
 #include "cost_check.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 #include "mmvram/algorithms/scan.hpp"
 
 #include <random>

@@ -5,7 +5,7 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 #include "mmvram/algorithms/segmented_baselines.hpp"
 
 #include <cmath>

@@ -89,7 +89,7 @@ TEST_CASE("every algorithm gives the same result and ledger on the simulate and 
   std::uint64_t seed = mmv::test::fresh_seed();
   for (const auto& entry : algorithm_table())
     for (const number_format f : formats_of(entry)) {
-      const bool matrix = entry.shape == input_shape::matrix_pair;
+      const bool matrix = facts_of(entry.shape).square;
       const std::vector<std::int64_t> ns = matrix ? std::vector<std::int64_t>{1, 2, 5} : std::vector<std::int64_t>{1, 2, 17, 255, 1000, 4099};
       for (const std::int64_t n : ns)
         for (const int s : {2, 3, 16, 128})

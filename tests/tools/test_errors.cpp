@@ -237,18 +237,44 @@ TEST_CASE("options the run would ignore exit 2 and say why") {
   CHECK(run_tool({"run", "sscr", "--n", "64", "--max-value", "5", "--signed", "--mean-length", "4"}).code == 0);
 }
 
-TEST_CASE("the hint after a word-width overflow names what overflowed") {
-  // All values 0: only the positions iota generates overflow 8 bits.
+TEST_CASE("the hint after a word-width overflow names the B the input needs and what overflowed") {
+  // All values 0: only the addresses overflow 8 bits; the down-sweep's slot addresses reach
+  // 4096 - 16 = 4080, which needs 13 bits.
   const auto index = run_tool({"run", "sscr", "--n", "4096", "--bits", "8", "--max-value", "0"});
   INFO(index.err);
   CHECK(index.code == 2);
-  CHECK(index.err.find("the indices/addresses iota generates for this n need more than 8 bits: raise --bits") !=
+  CHECK(index.err.find("(this input needs --bits 13 or more: the indices/addresses iota generates grow with n)") !=
         std::string::npos);
   CHECK(index.err.find("--max-value") == std::string::npos);
-  // Data values: the hint offers smaller values as well.
+  // Data values: 100 values of at most 30000 sum to more than 2^15; the hint offers smaller values.
   const auto data = run_tool({"run", "matmul-scan", "--n", "100", "--bits", "16", "--max-value", "30000"});
   INFO(data.err);
   CHECK(data.code == 2);
-  CHECK(data.err.find("raise --bits; if") != std::string::npos);
+  const auto at = data.err.find("this input needs --bits ");
+  REQUIRE(at != std::string::npos);
+  const int needed = std::stoi(data.err.substr(at + 24));
+  CHECK(needed > 16);
+  CHECK(run_tool({"run", "matmul-scan", "--n", "100", "--bits", std::to_string(needed), "--max-value", "30000"}).code == 0);
   CHECK(data.err.find("--max-value") != std::string::npos);
+  // Float runs hold indices in words too; their hint names what overflowed.
+  const auto real = run_tool({"run", "sscr", "--mode", "float32", "--n", "4096", "--bits", "8"});
+  INFO(real.err);
+  CHECK(real.code == 2);
+  CHECK(real.err.find("need more than 8 bits: raise --bits") != std::string::npos);
+}
+
+TEST_CASE("every command's parser takes exactly the options its help lists") {
+  // walk() compares a parser's options with the table `mmvram help` prints before it reads the
+  // arguments: a difference would be reported instead of the unknown option.
+  const auto help = run_tool({"help"});
+  REQUIRE(help.code == 0);
+  for (const std::string command : {"list", "instructions", "run", "sweep", "calibrate", "predict", "closed-forms"}) {
+    CAPTURE(command);
+    CHECK(help.out.find("\n  " + command) != std::string::npos);
+    const auto r = run_tool({command, "--no-such-option"});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("unknown option --no-such-option") != std::string::npos);
+  }
+  for (const std::string option : {"--min-bits", "--bigbird", "--keep-failed", "--back-to-back", "--refit", "--m"})
+    CHECK(help.out.find("  " + option + " ") != std::string::npos);
 }

@@ -4,7 +4,7 @@
 #include "catch.hpp"
 #include "tool_process.hpp"
 
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <cmath>
 #include <cstring>

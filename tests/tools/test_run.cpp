@@ -5,7 +5,7 @@
 #include "catch.hpp"
 #include "tool_process.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
 
@@ -107,11 +107,26 @@ TEST_CASE("run reports the ledger of the library call on the same input") {
 }
 
 TEST_CASE("a result that fails verification exits with code 1") {
-  // exp(-sum log a) overflows float32 on a long single segment: the unstable form breaks down.
-  const auto r = run_tool({"run", "decayed-scan-unstable", "--n", "4096", "--mode", "float32", "--density", "0"});
+  // The unstable form divides by exp of the running sum of log a: by n = 1500 (float64) its
+  // rounding error passes the tolerance, before anything overflows.
+  const auto r = run_tool({"run", "decayed-scan-unstable", "--n", "1500", "--mode", "float64", "--mean-length", "32"});
   CHECK(r.code == 1);
   CHECK(r.out.find("verified   false") != std::string::npos);
   CHECK(r.err.find("failed verification") != std::string::npos);
+  const auto stable = run_tool({"run", "decayed-scan-stable", "--n", "1500", "--mode", "float64", "--mean-length", "32"});
+  CHECK(stable.code == 0);
+}
+
+TEST_CASE("a float overflow from finite inputs exits 2 naming the instruction and index") {
+  // exp(-sum log a) overflows float32 on a long single segment: the unstable form breaks down.
+  for (const std::string format : {"table", "json"}) {
+    const auto r = run_tool({"run", "decayed-scan-unstable", "--n", "4096", "--mode", "float32", "--density", "0",
+                             "--format", format});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("mmvram: error: float overflow: exp (instruction ", 0) == 0);
+    CHECK(r.err.find(") produced inf at index ") != std::string::npos);
+  }
   const auto stable = run_tool({"run", "decayed-scan-stable", "--n", "4096", "--mode", "float32", "--density", "0"});
   CHECK(stable.code == 0);
 }

@@ -57,6 +57,8 @@ class simulate_backend final : public backend {
   handle<word> iota(std::int64_t m, word start, word step, std::int64_t block) override;
   handle<word> lane_index(std::int64_t m, std::int64_t block) override;
   handle<real> to_real(const buffer<word>& a) override;
+  void begin_instruction(std::int64_t seq, const char*) override { sequence_ = seq + 1; }
+  std::optional<nonfinite_result> first_nonfinite() const override { return first_nonfinite_; }
 
  private:
   template <class T> handle<T> up(std::span<const T> v);
@@ -83,8 +85,13 @@ class simulate_backend final : public backend {
   template <class T> void check_width(const char* op, const array<T>& out) const;
   void require_flags(const char* op, const buffer<word>& f) const;
   void round(array<real>& a) const { detail::round_to_format(a, c_.format); }
+  // Rounds the result of real instruction `op` to the format and records its first value that
+  // is not finite, unless an earlier instruction's was recorded.
+  void settle(const char* op, array<real>& a);
 
   machine_config c_;
+  std::int64_t sequence_ = 0;
+  std::optional<nonfinite_result> first_nonfinite_;
 };
 
 }  // namespace mmv::simulate

@@ -9,6 +9,16 @@ namespace mmv::simulate {
 using detail::exact_words;
 using detail::wide;
 
+void simulate_backend::settle(const char* op, array<real>& a) {
+  round(a);
+  if (first_nonfinite_) return;
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    if (!std::isfinite(a[i])) {
+      first_nonfinite_ = nonfinite_result{sequence_, op, static_cast<std::int64_t>(i), a[i]};
+      return;
+    }
+}
+
 template <class T>
 void simulate_backend::check_width(const char* op, const array<T>& out) const {
   if constexpr (std::is_same_v<T, word>) {
@@ -65,7 +75,7 @@ handle<T> simulate_backend::bin(op_code op, const buffer<T>& a, const buffer<T>&
       case op_code::div: out = x / y; break;
       default: throw model_error(std::string("simulate: ") + name + " is not a binary real instruction");
     }
-    round(out);
+    settle(name, out);
   }
   return wrap<T>(std::move(out));
 }
@@ -85,7 +95,7 @@ handle<T> simulate_backend::bin_const(op_code op, const buffer<T>& a, T c) {
     else if (op == op_code::sub_const) out = x - c;
     else if (op == op_code::mul_const) out = x * c;
     else throw model_error(std::string("simulate: ") + name + " is not a real instruction with a constant");
-    round(out);
+    settle(name, out);
   }
   return wrap<T>(std::move(out));
 }
@@ -108,7 +118,7 @@ handle<T> simulate_backend::un(op_code op, const buffer<T>& a) {
     else if (op == op_code::exp) out = x.unaryExpr([](real v) { return std::exp(v); });  // exact underflow to 0
     else if (op == op_code::log) out = x.unaryExpr([](real v) { return std::log(v); });
     else throw model_error(std::string("simulate: ") + info_of(op).name + " is not a unary real instruction");
-    round(out);
+    settle(info_of(op).name, out);
   }
   return wrap<T>(std::move(out));
 }

@@ -77,7 +77,7 @@ handle<T> simulate_backend::matmul(const buffer<T>& a_buf, const buffer<T>& w_bu
     check_width("mmu", out);
   } else {
     out = sparse_product<real>(x, y, s, nz);
-    round(out);
+    settle("mmu", out);
   }
   return wrap<T>(std::move(out));
 }

@@ -121,7 +121,7 @@ handle<T> simulate_backend::rev(const buffer<T>& a, const buffer<word>& f) {
       }
     }
   }
-  if constexpr (std::is_same_v<T, real>) round(out);
+  if constexpr (std::is_same_v<T, real>) settle("revspec", out);
   return wrap<T>(std::move(out));
 }
 
@@ -149,7 +149,7 @@ handle<T> simulate_backend::blk(const buffer<T>& a, const buffer<word>* f, std::
       }
     }
   }
-  if constexpr (std::is_same_v<T, real>) round(out);
+  if constexpr (std::is_same_v<T, real>) settle(op, out);
   return wrap<T>(std::move(out));
 }
 

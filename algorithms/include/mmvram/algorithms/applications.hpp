@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <iosfwd>
 #include <vector>
 
 namespace mmv {
@@ -24,19 +23,6 @@ struct csr_matrix {
 // Throws model_error unless row_ptr has rows+1 entries, starts at 0, never decreases and ends at
 // nonzeros(), values has one entry per column index and every column index is in [0, cols).
 void validate_csr(const csr_matrix& a);
-
-// Reads a Matrix Market file: "coordinate" format, field real, integer or pattern (values 1),
-// symmetry general or symmetric (off-diagonal entries mirrored). Entries are sorted by row, then
-// column; duplicates are kept (SpMV sums them). Malformed input throws model_error with the line.
-csr_matrix read_matrix_market(std::istream& in);
-
-// A BigBird-style sparse-attention pattern on n×n (n a multiple of `block`), in blocks of
-// block×block: block row i holds the window blocks i-(w-1)/2 .. i+w/2 (w = window_blocks, cut
-// at the edges), the first g = global_blocks block columns, and r = random_blocks further
-// distinct block columns drawn at random (fewer when the row has no room); the first g block
-// rows are dense. Values uniform in [-1, 1); `seed` fixes pattern and values.
-csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks, int window_blocks,
-                          int global_blocks, std::uint64_t seed);
 
 // y = A·x on a float machine: GATHER x at the column indices, MULT by the values (VCU mul),
 // SCD per non-empty row, then scatter the row sums to their rows (empty rows get 0).

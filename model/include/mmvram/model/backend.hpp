@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -107,6 +108,9 @@ class backend : public typed_executor<word>, public typed_executor<real> {
   // last one's end with the instructions launched back to back (launch gaps included). Waits
   // for the device.
   virtual measured_times collect_times() { return {}; }
+  // The first real result that was not finite since the backend was made (checking backends:
+  // simulate); none from a backend that does not check (cuda, for now).
+  virtual std::optional<nonfinite_result> first_nonfinite() const { return std::nullopt; }
 };
 
 // Makes the backend `config.backend` names for a machine with this configuration. The simulate

@@ -53,6 +53,10 @@ class machine {
   // since the last call into the ledger (records' measured_ns, per-region and total sums).
   // A no-op on the simulate backend. Deferred device errors surface here at the latest.
   void collect_timing();
+  // The first real result that was not finite (inf or nan), with its instruction and index;
+  // none when every real result was finite or the backend does not check (cuda). Loaded
+  // values are not checked: a run from finite inputs reports an overflow inside the algorithm.
+  std::optional<nonfinite_result> first_nonfinite() const;
   // Tags the instructions issued until the guard dies; nested tags join with '/'.
   [[nodiscard]] region_guard region(const std::string& name);
   // Smallest and largest value a B-bit signed word holds.

@@ -47,6 +47,16 @@ struct model_error : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// The first real result that is not finite (inf or nan) in a run whose inputs were finite: an
+// overflow of the format (or 0/0, inf - inf) inside the algorithm. Recorded, not thrown, so the
+// run's counts stay complete; machine::first_nonfinite() reports it.
+struct nonfinite_result {
+  std::int64_t sequence = 0;  // the instruction's position in the ledger (the trace's #, from 1)
+  std::string instruction;    // its name, e.g. "div"
+  std::int64_t index = 0;     // the first output position that is not finite
+  double value = 0;           // inf, -inf or nan
+};
+
 // An integer result that does not fit in B-bit two's complement.
 struct width_error : std::overflow_error {
   width_error(std::string instruction, std::int64_t index, std::string value, int word_bits);

@@ -1,4 +1,4 @@
-#include "mmvram/algorithms/reference.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,12 +1,13 @@
-// The word width is monotone: over random (algorithm, n, s, M), once an input runs at some B
-// without a word-width overflow it runs (and verifies) at every larger B (seed printed;
-// MMV_TEST_SEED fixes it). The integer products are not monotone yet: their re-padding gather
-// addresses n c digits (c = ceil((B-1)/s) / s^l), needed at some B and not at B - 1, so for them
-// the test only requires that every run verifies or overflows.
+// The minimum word width (word_bits.hpp) against the machine: over random (algorithm, n, s, M),
+// signed or one-signed, every B from 2 to 64 is run. The run passes at the formula's B and at
+// every larger B (raising B never turns a pass into a failure), and when the formula says it
+// is exact, B - 1 raises width_error; otherwise the smallest passing B is at most the formula's
+// (seed printed; MMV_TEST_SEED fixes it).
 #include "catch.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/word_bits.hpp"
 
 #include <random>
 
@@ -14,12 +15,12 @@ using mmv::word;
 
 namespace {
 
-// Random integer input of `shape`: n values in [-m, m] (matrix side n for matrix_pair).
-mmv::algorithm_input random_input(std::mt19937_64& g, mmv::input_shape shape, std::int64_t n, word m) {
+// Random integer input of `shape`: n values in [lo, m] (matrix side n for matrix_pair).
+mmv::algorithm_input random_input(std::mt19937_64& g, mmv::input_shape shape, std::int64_t n, word lo, word m) {
   mmv::algorithm_input in;
   in.n = n;
   const std::int64_t len = shape == mmv::input_shape::matrix_pair ? n * n : n;
-  std::uniform_int_distribution<word> value(-m, m);
+  std::uniform_int_distribution<word> value(lo, m);
   std::bernoulli_distribution start(0.1);
   for (std::int64_t i = 0; i < len; ++i) in.words.push_back(value(g)), in.words2.push_back(value(g));
   for (std::int64_t i = 0; i < n; ++i) in.flags.push_back(i == 0 || start(g) ? 1 : 0);
@@ -54,29 +55,33 @@ int outcome_at(const mmv::algorithm_entry& e, const mmv::algorithm_input& in, in
 
 }  // namespace
 
-TEST_CASE("raising B never turns a passing run into a failing one") {
+TEST_CASE("min_word_bits: the run passes at B and above, and fails at B - 1 where exact") {
   const auto seed = mmv::test::fresh_seed();
   CAPTURE(seed);
   std::mt19937_64 g(seed);
   for (const auto& e : mmv::algorithm_table()) {
     if (!e.integer_ok) continue;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 12; ++k) {
       const bool matrix = e.shape == mmv::input_shape::matrix_pair;
-      const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, matrix ? 6 : 300)(g);
+      const bool tiny = std::bernoulli_distribution(0.25)(g);
+      const std::int64_t n = std::uniform_int_distribution<std::int64_t>(1, tiny ? 4 : matrix ? 6 : 300)(g);
       const int s = std::vector<int>{2, 3, 5, 16}[std::uniform_int_distribution<int>(0, 3)(g)];
-      const word m = std::vector<word>{0, 1, 7, 1000}[std::uniform_int_distribution<int>(0, 3)(g)];
-      const auto in = random_input(g, e.shape, n, m);
-      const bool monotone = e.shape != mmv::input_shape::vector_pair && e.shape != mmv::input_shape::matrix_pair &&
-                            e.shape != mmv::input_shape::sparse_matrix;
+      const word m = std::vector<word>{0, 1, 7, 1000, word{1} << 40}[std::uniform_int_distribution<int>(0, 4)(g)];
+      const word lo = std::vector<word>{-m, 0, -m / 3}[std::uniform_int_distribution<int>(0, 2)(g)];
+      const auto in = random_input(g, e.shape, n, lo, m);
+      const auto need = mmv::min_word_bits(e.name, in, s);
+      CAPTURE(e.name, n, s, lo, m, need.bits, need.exact);
       int smallest = 0;
       for (int bits = 2; bits <= 64; ++bits) {
         const int result = outcome_at(e, in, s, bits);
-        CAPTURE(e.name, n, s, m, bits);
+        CAPTURE(bits);
         REQUIRE(result != -1);
-        if (smallest && monotone) REQUIRE(result == 1);  // passing at smallest <= bits
+        if (smallest || bits >= need.bits) REQUIRE(result == 1);
         if (!smallest && result == 1) smallest = bits;
       }
-      REQUIRE(smallest > 0);
+      if (need.bits > 64) REQUIRE(smallest == 0);
+      else if (need.exact) REQUIRE(smallest == need.bits);
+      else REQUIRE(smallest <= need.bits);
     }
   }
 }

@@ -5,8 +5,8 @@
 #include "catch.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/reference.hpp"
-#include "mmvram/algorithms/registry.hpp"
+#include "mmvram/harness/reference.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <cmath>
 #include <random>

@@ -1,0 +1,80 @@
+// The verifier: a run's result against its sequential reference, and the float tolerance.
+#include "mmvram/harness/verify.hpp"
+
+#include "mmvram/algorithms/common.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <type_traits>
+
+namespace mmv {
+
+std::string format_value(word v, number_format) { return std::to_string(v); }
+
+std::string format_value(real v, number_format format) {
+  char buf[64];
+  const auto r = format == number_format::float32 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v))
+                                                  : std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// The allowed |out - ref| of a float run over values whose magnitudes sum to `magnitude` (M):
+// (2 gamma_d + 2u) M, gamma_d = d u / (1 - d u), u the unit roundoff. d bounds the roundings
+// on any path from an input to an output: each of the <= ceil(log_s n) + 1 MMU levels of the
+// up and down sweeps sums at most s terms in double and rounds once to the format (s roundings),
+// plus 2 ceil(log2 n) + 2 VCU additions; the speculative scans' differences double it, and the
+// reference (compensated, reference.hpp) adds at most 2u M.
+double tolerance(number_format f, std::int64_t n, int s, double magnitude) {
+  if (f == number_format::integer) return 0;
+  const double u = f == number_format::float32 ? 0x1p-24 : 0x1p-53;
+  const std::int64_t m = std::max<std::int64_t>(n, 2);
+  const double d = 2.0 * s * static_cast<double>(ceil_log(m, s) + 1) + 2.0 * static_cast<double>(ceil_log(m, 2)) + 2;
+  return (2 * d * u / (1 - d * u) + 2 * u) * magnitude;
+}
+
+double abs_sum(const std::vector<real>& x) {
+  double s = 0;
+  for (auto v : x) s += std::fabs(v);
+  return s;
+}
+
+std::vector<real> held(std::vector<real> x, number_format f) {
+  if (f == number_format::float32)
+    for (auto& v : x) v = static_cast<float>(v);
+  return x;
+}
+const std::vector<word>& held(const std::vector<word>& x, number_format) { return x; }
+
+template <class T>
+algorithm_outcome checked(std::vector<T> got, const std::vector<T>& want, double tol, double seconds,
+                          number_format f) {
+  algorithm_outcome o;
+  o.output_length = static_cast<std::int64_t>(got.size());
+  o.tolerance = tol;
+  o.simulate_seconds = seconds;
+  for (std::size_t i = 0; i < got.size() && i < 16; ++i) o.output_preview.push_back(format_value(got[i], f));
+  if (got.size() != want.size())
+    o.mismatch = "output has " + std::to_string(got.size()) + " values, the reference " + std::to_string(want.size());
+  o.verified = got.size() == want.size();
+  for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    const double err = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+    if (std::is_same_v<T, real>) o.max_abs_error = std::max(o.max_abs_error, std::isnan(err) ? INFINITY : err);
+    const bool bad = std::is_same_v<T, word> ? got[i] != want[i] : !(err <= tol);
+    if (bad && o.verified)
+      o.mismatch = "index " + std::to_string(i) + ": got " + format_value(got[i], f) + ", expected " +
+                   format_value(want[i], f) +
+                   (std::is_same_v<T, word> ? std::string()
+                                            : ", |error| " + format_value(err, number_format::float64) +
+                                                  " > tolerance " + format_value(tol, number_format::float64));
+    o.verified = o.verified && !bad;
+  }
+  if constexpr (std::is_same_v<T, word>) o.output_words = std::move(got);
+  else o.output_reals = std::move(got);
+  return o;
+}
+
+template algorithm_outcome checked(std::vector<word>, const std::vector<word>&, double, double, number_format);
+template algorithm_outcome checked(std::vector<real>, const std::vector<real>&, double, double, number_format);
+
+}  // namespace mmv

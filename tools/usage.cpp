@@ -1,0 +1,139 @@
+// The option table of every command, and `mmvram help` generated from it. The parsers in
+// cli.cpp accept exactly the options listed here (walk() checks it on every parse), so the
+// help text cannot leave an option out or list one that does not exist.
+#include "cli.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace mmv::tool {
+
+namespace {
+
+const std::vector<command_doc> docs{
+    {.name = "list",
+     .synopsis = "list [--format table|json]",
+     .summary = "algorithms, their units, step/work bounds and word width",
+     .options = {{"--format", "F", "table | json; default table"}}},
+    {.name = "instructions",
+     .synopsis = "instructions [--s S] [--m M]",
+     .summary = "the machine's instruction table with its prices",
+     .options = {{"--s", "S", "MMU tile size of the prices; default 16"},
+                 {"--m", "M", "instruction length of the prices, 1..2^40; default 1024"}}},
+    {.name = "run",
+     .synopsis = "run ALGO [options]",
+     .summary = "run one algorithm, verify it, print its cost report",
+     .options = {{"--n", "N", "problem size (1024, 2^20); default 1024"},
+                 {"--s", "S", "MMU tile size, S >= 2; default 16"},
+                 {"--bits", "B", "word width B in 2..64; default 32 (64 with --mode float64)"},
+                 {"--mode", "M", "number format of the machine: integer | float32 | float64; default integer"},
+                 {"--density", "D", "probability that a position starts a segment, in [0, 1]; default 0.05"},
+                 {"--mean-length", "L", "the same as --density 1/L"},
+                 {"--seed", "K", "seed of the random input; default 1"},
+                 {"--max-value", "M", "random integers in [0, M] (default: totals fit in B bits, at most 100)"},
+                 {"--signed", "", "random values in [-M, M] (reals in [-1, 1))"},
+                 {"--values", "FILE", "x (b for decayed scans) from a file instead of random"},
+                 {"--flags", "FILE", "segment-start flags (0/1) for --values"},
+                 {"--decays", "FILE", "decays a for decayed scans"},
+                 {"--values2", "FILE", "second operand (element-wise and matrix products)"},
+                 {"--matrix", "FILE.mtx", "Matrix Market matrix for spmv"},
+                 {"--vector", "FILE", "the dense vector of spmv (one value per matrix column)"},
+                 {"--bigbird", "B,R[,W,G]", "spmv on a BigBird matrix of side --n: blocks of BxB, R random,\n"
+                                           "W window (default 1) and G global (default 2) blocks"},
+                 {"--format", "F", "report format: table | json | csv; default table"},
+                 {"--dag", "FILE.dot", "write the dependency DAG as Graphviz DOT"},
+                 {"--output", "FILE", "write the whole result: text (one value per line, round-trip\n"
+                                      "precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64"},
+                 {"--trace", "", "print every instruction (unit, op, region, length, cost, output)"},
+                 {"--backend", "B", "who executes: simulate (CPU) | cuda (GPU, timed); default simulate"},
+                 {"--repeat", "R", "cuda: timed runs behind the reported medians; default 5"},
+                 {"--profile", "FILE.json", "predict the device time (serial and DAG) from the ledger with this profile"},
+                 {"--strict-pricing", "", "also the run re-priced strictly: gather/scatter/compress as sorting\n"
+                                          "networks, REVSPEC and iterated additions as doubling rounds (docs/model.md)"},
+                 {"--min-bits", "", "also search the smallest B by re-running (integer mode; checks min_word_bits)"}},
+     .note = "Files ending in .u8 .i32 .i64 .f32 .f64 are raw little-endian binary; others are text."},
+    {.name = "sweep",
+     .synopsis = "sweep ALGO... --out FILE.csv [options]",
+     .summary = "many runs, appended to a resumable CSV",
+     .options = {{"--n", "LIST", "counts and ranges: 2^10..2^20 (doubling), 2^4..2^20:4 (factor 4), 1000,5000"},
+                 {"--s", "LIST", "MMU tile sizes; default 16"},
+                 {"--bits", "LIST", "word widths; default 32 (64 with --mode float64)"},
+                 {"--density", "LIST", "segment densities; default 0.05"},
+                 {"--mean-length", "LIST", "the same as --density 1/L for each L"},
+                 {"--mode", "M", "integer | float32 | float64; default integer"},
+                 {"--seed", "K", "seed of the random inputs; default 1"},
+                 {"--out", "FILE.csv", "rows are appended; points with a verified row in the file are skipped,\n"
+                                       "failed ones are run again (their old rows removed)"},
+                 {"--keep-failed", "", "skip failed points too (they still make the exit code 1)"},
+                 {"--jobs", "J", "parallel runs (default: every core)"},
+                 {"--quiet", "", "no progress bar"},
+                 {"--backend", "B", "as for run (cuda: one point at a time)"},
+                 {"--repeat", "R", "as for run"},
+                 {"--profile", "FILE.json", "as for run"}}},
+    {.name = "calibrate",
+     .synopsis = "calibrate --out FILE.json [options]",
+     .summary = "time single instructions on the GPU, fit a device profile",
+     .options = {{"--out", "FILE.json", "the device profile to write (required)"},
+                 {"--backend", "B", "cuda (the default; simulate only with --refit)"},
+                 {"--max-m", "M", "largest instruction length, m = 2^8, 2^10, ... (default 2^24)"},
+                 {"--s", "LIST", "tile sizes of the MMU and REVSPEC points (default 2,4,8,16,32,64,128)"},
+                 {"--repeat", "R", "timed issues per point after a warm-up (default 7)"},
+                 {"--seed", "K", "seed of the timed operands"},
+                 {"--quiet", "", "no progress lines"},
+                 {"--device", "NAME", "recorded in the profile"},
+                 {"--sm-clock", "MHZ", "recorded in the profile"},
+                 {"--memory-clock", "MHZ", "recorded in the profile"},
+                 {"--refit", "FILE.json", "fit again on that profile's stored timings (CPU only) and write --out"},
+                 {"--back-to-back", "", "time each instruction right after itself (default: after two others)"}}},
+    {.name = "predict",
+     .synopsis = "predict ALGO --profile FILE [options]",
+     .summary = "the device time a profile predicts from the ledger (CPU only)",
+     .note = "predict takes the options of run; --profile is required."},
+    {.name = "closed-forms",
+     .synopsis = "closed-forms ALGO... --n LIST [--s L]",
+     .summary = "closed-form counts of scans as CSV (n up to 2^40, nothing runs)",
+     .options = {{"--n", "LIST", "sizes in 1..2^40 (required)"}, {"--s", "LIST", "tile sizes; default 16"}}},
+    {.name = "help", .synopsis = "help", .summary = "this text"},
+};
+
+// "  --name VALUE" padded to 24 columns, then the help with its later lines indented to match.
+std::string option_line(const option_doc& o) {
+  std::string head = "  " + o.name + (o.value.empty() ? "" : " " + o.value);
+  head += std::string(head.size() < 24 ? 24 - head.size() : 1, ' ');
+  std::string text = o.help, out = head;
+  for (std::size_t at; (at = text.find('\n')) != std::string::npos; text = text.substr(at + 1))
+    out += text.substr(0, at) + "\n" + std::string(24, ' ');
+  return out + text + "\n";
+}
+
+}  // namespace
+
+const std::vector<command_doc>& command_docs() { return docs; }
+
+const command_doc& command_doc_of(const std::string& name) {
+  const auto it = std::find_if(docs.begin(), docs.end(), [&](const command_doc& d) { return d.name == name; });
+  if (it == docs.end()) throw std::logic_error("no option table for command '" + name + "'");
+  return *it;
+}
+
+std::string usage_text() {
+  std::ostringstream out;
+  out << "usage: mmvram COMMAND [options]\n\ncommands:\n";
+  for (const auto& d : docs) {
+    std::string head = "  " + d.synopsis;
+    head += std::string(head.size() < 39 ? 40 - head.size() : 2, ' ');
+    out << head << d.summary << "\n";
+  }
+  for (const auto& d : docs) {
+    if (d.options.empty() && d.note.empty()) continue;
+    out << "\n" << d.name << " options:\n";
+    for (const auto& o : d.options) out << option_line(o);
+    if (!d.note.empty()) out << "  " << d.note << "\n";
+  }
+  out << "\nEach option may be given once; an empty value is an error.\n\n"
+         "exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input, word-width or float overflow,\n"
+         "an input too large for this machine's memory, or a failed write\n";
+  return out.str();
+}
+
+}  // namespace mmv::tool
