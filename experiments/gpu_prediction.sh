@@ -25,6 +25,12 @@ csv="$results/prediction_$gpu.csv"
 sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -n 1)
 mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | head -n 1)
 
+# The sweeps below append to $csv and go on past a failed point; a file of another schema would
+# make every one of them refuse, so it is refused here once.
+if [[ -s $csv && $(head -n 1 "$csv") != $("$tool" run hillis-steele-scan --n 4 --format csv | head -n 1) ]]; then
+  echo "gpu_prediction.sh: $csv has another CSV header than this mmvram writes; move it away first" >&2
+  exit 2
+fi
 if [[ $what == calibrate || $what == all ]]; then
   for context in interleaved back-to-back; do
     out=$profile extra=()

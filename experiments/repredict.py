@@ -41,6 +41,8 @@ def main():
     if not rows:
         sys.exit(f"repredict.py: no rows in {args.csv}")
     fields = list(rows[0].keys())
+    if "predicted_queued_ns" not in fields:  # a file written before the queued prediction existed
+        fields.insert(fields.index("predicted_dag_ns") + 1, "predicted_queued_ns")
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda r: predict(args.mmvram, args.profile, r), rows))
     for r, (serial, dag, queued, device) in zip(rows, results):

@@ -92,6 +92,8 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
     t.serial_ns += own;
     t.dag_ns = std::max(t.dag_ns, finish[i]);
     if (records[i].where == unit::scalar) continue;
+    // compress's output length is a count the host reads back: it waits for the device first.
+    if (instruction_class(records[i], real_words) == "compress") host_clock = std::max(host_clock, t.queued_ns);
     host_clock += issue_ns(p, records[i], real_words);
     t.queued_ns = std::max(t.queued_ns, host_clock) + own;
   }

@@ -128,6 +128,31 @@ TEST_CASE("a word that overflows B bits is a width error on both backends", "[ba
   }
 }
 
+TEST_CASE("a float overflow is the same first non-finite result on both backends", "[backends]") {
+  gpu::register_cuda_backend();
+  std::vector<nonfinite_result> found;
+  for (const std::string backend : {"simulate", "cuda"}) {
+    machine m(config_for(backend, number_format::float64, 4, 64));
+    const auto x = m.load<real>(std::vector<real>{1, 1e300, -1e300, 2, 1e300});
+    const auto fine = m.mul(x, 0.5);             // finite: nothing recorded
+    const auto big = m.mul(fine, fine);          // inf at 1, 2 and 4: the lowest is 1
+    (void)m.read(m.sub(big, big));               // nan later: the first instruction wins
+    const auto bad = m.first_nonfinite();
+    REQUIRE(bad.has_value());
+    found.push_back(*bad);
+    machine clean(config_for(backend, number_format::float64, 4, 64));
+    (void)clean.read(clean.exp(clean.load<real>(std::vector<real>{0, 1, -700})));
+    CHECK_FALSE(clean.first_nonfinite().has_value());
+  }
+  CHECK(found[0].instruction == "mul");
+  CHECK(found[0].index == 1);
+  CHECK(std::isinf(found[0].value));
+  CHECK(found[1].sequence == found[0].sequence);
+  CHECK(found[1].instruction == found[0].instruction);
+  CHECK(found[1].index == found[0].index);
+  CHECK(found[1].value == found[0].value);
+}
+
 TEST_CASE("calibration reproduces its own training points within its stated residual", "[backends]") {
   gpu::register_cuda_backend();
   tool::calibrate_options o;

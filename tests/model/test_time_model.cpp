@@ -90,6 +90,23 @@ TEST_CASE("the queued prediction overlaps the host's issue with the device's wor
   CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(13224.64));
 }
 
+TEST_CASE("the queued prediction makes the host wait for the device before a compress", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  std::vector<mmv::word> ones(16, 1), ranks(16);
+  for (int i = 0; i < 16; ++i) ranks[static_cast<std::size_t>(i)] = i;
+  const auto x = m.load<mmv::word>(ones);
+  const auto a = m.add(x, x);  // stream: 1192 ns
+  (void)m.compress(a, m.load<mmv::word>(ones), m.load<mmv::word>(ranks));  // compress: 5000 ns
+  auto p = small_profile();
+  p.classes["compress"] = {5000, 0, 0, 0, 0, 1};
+  p.classes["stream"].host_ns = 100, p.classes["compress"].host_ns = 200;
+  // a issued at 100, done 1292; the host waits until 1292, issues the compress until 1492: done 6492
+  // (without the wait it would be issued at 300 and done at 6292).
+  CHECK(mmv::predict_time(p, m.costs().records(), false).queued_ns == Approx(6492));
+}
+
 TEST_CASE("the fit recovers known constants from exact points", "[time]") {
   std::vector<double> bytes, work, ns;
   for (double m = 256; m <= (1 << 24); m *= 4) {
@@ -133,6 +150,24 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   CHECK(q.classes.at("stream").host_ns == 2500);
   REQUIRE(q.points.size() == 1);
   CHECK(q.points[0].host_ns == 2600);
+  std::filesystem::remove(path);
+  // A profile written before host times were kept reads with host_ns 0; a negative one is refused.
+  const std::string older = "{\"schema\": \"mmvram-profile/1\", \"device\": \"d\", \"date\": \"x\", \"backend\": \"cuda\", "
+                            "\"sm_clock_mhz\": 0, \"memory_clock_mhz\": 0, \"bytes_per_word\": 8, \"classes\": {\"stream\": "
+                            "{\"latency_ns\": 1, \"ns_per_byte\": 0, \"ns_per_op\": 0, \"residual_median\": 0, \"residual_max\": 0, "
+                            "\"points\": 1HOST}}, \"training_points\": [{\"class\": \"stream\", \"op\": \"add\", \"m\": 1, \"s\": 1, "
+                            "\"bytes\": 1, \"work\": 0, \"measured_ns\": 1, \"predicted_ns\": 1}]}";
+  const auto with_host = [&](const std::string& host) {
+    std::string text = older;
+    text.replace(text.find("HOST"), 4, host);
+    std::ofstream(path) << text;
+  };
+  with_host("");
+  const auto old_profile = mmv::read_profile(path);
+  CHECK(old_profile.classes.at("stream").host_ns == 0);
+  CHECK(old_profile.points.at(0).host_ns == 0);
+  with_host(", \"host_ns\": -5");
+  CHECK_THROWS_WITH(mmv::read_profile(path), Catch::Contains("negative"));
   std::filesystem::remove(path);
   CHECK_THROWS_WITH(mmv::read_profile(temp_path("mmvram_no_such_profile.json")), Catch::Contains("cannot read"));
   for (const std::string bad : {"{", "[]", "{\"schema\": \"other\"}", "{\"schema\": \"mmvram-profile/1\"}", "nonsense"}) {

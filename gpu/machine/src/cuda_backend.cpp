@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -60,27 +61,31 @@ struct shared_device {
   std::vector<cudaEvent_t> spare_events;    // handed back by finished machines
   char* spare_staging = nullptr;            // a finished machine's pinned arena
   std::size_t spare_staging_bytes = 0;
+  // Built once and never destroyed (a machine may outlive static destruction); its spares are
+  // released with the process.
   static shared_device& get() {
-    static shared_device d = [] {
+    static shared_device& d = *new shared_device([] {
       int count = 0;
       if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         throw model_error("backend 'cuda': no CUDA device is present on this machine");
-      shared_device s;
-      check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "stream");
+      cudaStream_t stream = nullptr;
+      cublasHandle_t blas = nullptr;
+      check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
       cudaMemPool_t pool;
       int device = 0;
       check(cudaGetDevice(&device), "device");
       check(cudaDeviceGetDefaultMemPool(&pool, device), "memory pool");
       std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
       check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
-      if (cublasCreate(&s.blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
-      cublasSetMathMode(s.blas, CUBLAS_DEFAULT_MATH);
-      return s;
-    }();
+      if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
+      cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH);
+      return std::pair{stream, blas};
+    }());
     return d;
   }
-  shared_device() = default;
-  shared_device(shared_device&& o) noexcept : stream(o.stream), blas(o.blas) {}
+
+ private:
+  explicit shared_device(std::pair<cudaStream_t, cublasHandle_t> made) : stream(made.first), blas(made.second) {}
 };
 
 class cuda_backend final : public backend {
@@ -88,13 +93,18 @@ class cuda_backend final : public backend {
   explicit cuda_backend(const machine_config& config) : config_(config), shared_(shared_device::get()) {
     stream_ = shared_.stream;
     blas_ = shared_.blas;
-    {
-      std::lock_guard guard(shared_.lock);
-      free_events_.swap(shared_.spare_events);
-      std::swap(staging_, shared_.spare_staging), std::swap(staging_bytes_, shared_.spare_staging_bytes);
-    }
     check(cudaMalloc(&err_, sizeof(cuda_ops::error_slot)), "error slot");
-    check(cudaMemsetAsync(err_, 0, sizeof(cuda_ops::error_slot), stream_), "error slot");
+    cudaError_t e = cudaMalloc(&nonfinite_, sizeof(cuda_ops::nonfinite_slot));
+    if (e == cudaSuccess) e = cudaMemsetAsync(err_, 0, sizeof(cuda_ops::error_slot), stream_);
+    if (e == cudaSuccess) e = cudaMemsetAsync(nonfinite_, 0xff, sizeof(cuda_ops::nonfinite_slot), stream_);
+    if (e != cudaSuccess) {
+      cudaFree(err_);
+      if (nonfinite_) cudaFree(nonfinite_);
+      check(e, "error slot");
+    }
+    std::lock_guard guard(shared_.lock);  // nothing throws from here on
+    free_events_.swap(shared_.spare_events);
+    std::swap(staging_, shared_.spare_staging), std::swap(staging_bytes_, shared_.spare_staging_bytes);
   }
   ~cuda_backend() override {
     cudaStreamSynchronize(stream_);  // nothing of this machine is in flight: its spares are free
@@ -104,6 +114,7 @@ class cuda_backend final : public backend {
     }
     if (result_read_) free_events_.push_back(result_read_);
     cudaFree(err_);
+    cudaFree(nonfinite_);
     std::lock_guard guard(shared_.lock);
     shared_.spare_events.insert(shared_.spare_events.end(), free_events_.begin(), free_events_.end());
     if (!shared_.spare_staging) {
@@ -247,6 +258,10 @@ class cuda_backend final : public backend {
     names_.resize(static_cast<std::size_t>(seq) + 1);
     names_[static_cast<std::size_t>(seq)] = op;
     const bool compute = std::string(op) != "load";
+    if (compute && result_read_) {  // a read in the middle of the run was not its end
+      free_events_.push_back(result_read_);
+      result_read_ = nullptr;
+    }
     if (!config_.time_instructions) {
       if (compute && events_.empty()) {
         events_.push_back({event(), nullptr});
@@ -259,11 +274,29 @@ class cuda_backend final : public backend {
     events_.push_back({event(), event()});
     check(cudaEventRecord(events_.back().start, stream_), "event");
   }
+  // A real result is checked for inf/nan after its stop event: the check is the executor's
+  // (the simulate backend does it too), not the instruction's time.
   void end_instruction(std::int64_t) override {
     if (config_.time_instructions) check(cudaEventRecord(events_.back().stop, stream_), "event");
     ++bracketed_;
+    if (real_out_ && names_[static_cast<std::size_t>(seq_)] != "load")
+      cuda_ops::find_nonfinite(ctx(), real_out_, real_out_size_, nonfinite_);
+    real_out_ = nullptr;
+  }
+  // The first inf/nan a real instruction produced on the device (waits for the device).
+  std::optional<nonfinite_result> first_nonfinite() const override {
+    cuda_ops::nonfinite_slot h{};
+    check(cudaMemcpyAsync(&h, nonfinite_, sizeof h, cudaMemcpyDeviceToHost, stream_), "non-finite slot");
+    check(cudaStreamSynchronize(stream_), "non-finite slot");
+    if (h.seq == ~0ull) return std::nullopt;
+    const unsigned long long kind = h.key & 3;
+    const double value = kind == 2 ? std::nan("") : kind == 0 ? HUGE_VAL : -HUGE_VAL;
+    const std::size_t seq = static_cast<std::size_t>(h.seq);
+    return nonfinite_result{static_cast<std::int64_t>(h.seq) + 1, seq < names_.size() ? names_[seq] : "?",
+                            static_cast<std::int64_t>(h.key >> 2), value};
   }
   void abandon_instruction(std::int64_t) override {
+    real_out_ = nullptr;
     if (config_.time_instructions && !events_.empty()) {
       free_events_.push_back(events_.back().start), free_events_.push_back(events_.back().stop);
       events_.pop_back();
@@ -326,10 +359,13 @@ class cuda_backend final : public backend {
     return e;
   }
   double word_bound() const { return std::ldexp(1.0, config_.word_bits - 1); }
+  // The result of the current instruction (a real one is remembered for the non-finite check).
   template <class T>
   std::shared_ptr<device_buffer<T>> out(std::int64_t n, double bound = -1) {
     if (bound < 0) bound = std::is_same_v<T, word> ? word_bound() : 0.0;
-    return std::make_shared<device_buffer<T>>(n, stream_, std::min(bound, word_bound()));
+    auto o = std::make_shared<device_buffer<T>>(n, stream_, std::min(bound, word_bound()));
+    if constexpr (std::is_same_v<T, real>) real_out_ = o->ptr, real_out_size_ = n;
+    return o;
   }
   // Host -> device through a pinned staging arena, so that a load in the middle of an algorithm
   // (a constant matrix) is an asynchronous copy, not a drain of the stream. The arena grows by
@@ -402,6 +438,9 @@ class cuda_backend final : public backend {
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
   cuda_ops::error_slot* err_ = nullptr;
+  cuda_ops::nonfinite_slot* nonfinite_ = nullptr;
+  real* real_out_ = nullptr;  // the current instruction's real result, until its end
+  std::int64_t real_out_size_ = 0;
   std::int64_t seq_ = 0;
   std::int64_t bracketed_ = 0;
   std::vector<std::string> names_;

@@ -25,6 +25,14 @@ struct error_slot {
   std::int64_t value_hi, value_lo;  // the offending value (128-bit for widths)
 };
 
+// The first non-finite real of a run: the instruction that produced one first, and the lowest
+// index of one in its output with its kind (key = index * 4 + kind; kind 0: +inf, 1: -inf,
+// 2: nan). All bits set: none yet.
+struct nonfinite_slot {
+  unsigned long long seq;
+  unsigned long long key;
+};
+
 // Everything a launcher needs besides its operands.
 struct context {
   CUstream_st* stream;
@@ -57,6 +65,9 @@ void select_const(const context& c, const word* cond, const real* a, real k, rea
 void shift_bits(const context& c, op_code op, const word* a, int k, word* out, std::int64_t n);
 void extract_bit(const context& c, const word* a, const word* k, word* out, std::int64_t n);
 void to_real(const context& c, const word* a, real* out, std::int64_t n);
+// Records the lowest index of a non-finite value of p[0, n) in `slot`, unless an earlier
+// instruction (another c.seq) already recorded one.
+void find_nonfinite(const context& c, const real* p, std::int64_t n, nonfinite_slot* slot);
 
 // Movement: shift by offset with fill; constants; index patterns.
 void shift(const context& c, const word* a, std::int64_t m, std::int64_t offset, word fill, word* out);

@@ -127,4 +127,16 @@ void to_real(const context& c, const word* a, real* out, std::int64_t n) {
   for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, static_cast<real>(a[i])); });
 }
 
+void find_nonfinite(const context& c, const real* p, std::int64_t n, nonfinite_slot* slot) {
+  const auto seq = static_cast<unsigned long long>(c.seq);
+  for_each(c, n, [=] __device__(std::int64_t i) {
+    const real v = p[i];
+    if (isfinite(v)) return;
+    const unsigned long long first = atomicCAS(&slot->seq, ~0ull, seq);
+    if (first != ~0ull && first != seq) return;  // an earlier instruction was first
+    const unsigned long long kind = isnan(v) ? 2 : v > 0 ? 0 : 1;
+    atomicMin(&slot->key, static_cast<unsigned long long>(i) * 4 + kind);
+  });
+}
+
 }  // namespace mmv::cuda_ops

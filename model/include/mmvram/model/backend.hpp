@@ -109,7 +109,7 @@ class backend : public typed_executor<word>, public typed_executor<real> {
   // for the device.
   virtual measured_times collect_times() { return {}; }
   // The first real result that was not finite since the backend was made (checking backends:
-  // simulate); none from a backend that does not check (cuda, for now).
+  // simulate, cuda); none from a backend that does not check.
   virtual std::optional<nonfinite_result> first_nonfinite() const { return std::nullopt; }
 };
 

@@ -23,9 +23,10 @@ struct instruction_record {
   double measured_ns = -1;  // device time of the instruction (timing backends; -1: not measured)
   std::vector<std::int64_t> inputs;  // ledger positions of the records that wrote its operands
   operand_sizes sizes;               // what `price` was computed from (price == price_of(op, sizes))
-  // Host wall time the front and the backend spent issuing it (argument checks, the backend's
-  // call: on the simulate backend the execution itself, on cuda the launch and any library
-  // planning or synchronisation before it returns).
+  // Host wall time of the backend's call that executed it (on the simulate backend the
+  // execution itself; on cuda the allocation of the result, the launches and any library
+  // planning or synchronisation before the call returns). The front's checks before it and
+  // the retiring of the record after it are not included.
   double host_ns = -1;
 };
 

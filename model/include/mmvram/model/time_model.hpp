@@ -21,7 +21,9 @@ struct class_time_model {
   double residual_max = 0;
   int points = 0;
   // Median host time to issue one instruction of the class (0: not calibrated). Calibration
-  // times each instruction on an idle device, so its time is this issue time plus the device's.
+  // timed each instruction on an idle device, so the class time above holds the part of this
+  // issue that follows the start event; the queued prediction adds the whole issue before it,
+  // an overlap of a few microseconds per instruction that it does not subtract.
   double host_ns = 0;
   // The class's time for one instruction of this size.
   double predict_ns(double bytes, double work) const { return latency_ns + ns_per_byte * bytes + ns_per_op * work; }
@@ -69,8 +71,9 @@ struct time_prediction {
   double dag_ns = 0;     // longest path through the records' inputs, weighted by their times
   // One host thread issues the records in order, each taking its class's host_ns, into one
   // in-order device queue; a record takes its class time on the device, starting once the host
-  // has issued it and the record before it is done. The time until the last is done: the sum
-  // of the host's issue times where the host is slower, serial_ns where the device is.
+  // has issued it and the record before it is done; before a compress the host waits for the
+  // device (it reads a count back). The time until the last is done: the sum of the host's
+  // issue times where the host is slower, serial_ns where the device is.
   double queued_ns = 0;
 };
 // Predicts a run's time from its records (ledger order; inputs point backwards).
