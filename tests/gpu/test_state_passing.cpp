@@ -1,0 +1,306 @@
+// The inter-chunk state propagation (state_passing.hpp) against a float64 sequential loop on the
+// host: every method, both decay layouts, fp32/bf16/fp64 data, edge shapes, starts anywhere,
+// unaligned pointers, leakage across sequences, non-finite values and more than 2^31 elements.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "catch.hpp"
+#include "cuda_util.hpp"
+#include "mmvram/gpu/state_passing.hpp"
+
+namespace {
+
+using namespace mmv::gpu;
+using harness::cuda_check;
+using harness::device_buffer;
+using method = state_passing_method;
+
+struct problem {
+  state_passing_shape shape;
+  std::vector<double> local, log_decay;  // [G][H][N][V], [G][H][N] or [G][H]
+  std::vector<std::uint8_t> starts;      // [G]
+  std::int64_t lanes() const { return std::int64_t(shape.heads) * shape.rows * shape.cols; }
+  std::int64_t decay_rows() const { return shape.decay == decay_layout::per_row ? shape.rows : 1; }
+};
+
+problem make_problem(std::int64_t g, int h, int n, int v, decay_layout d, double start_rate, std::mt19937_64& rng) {
+  problem p;
+  p.shape = {g, h, n, v, d, std::int64_t(h) * (d == decay_layout::per_row ? n : 1), d == decay_layout::per_row ? n : 1};
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> unit;
+  p.local.resize(std::size_t(g * p.lanes()));
+  for (auto& x : p.local) x = normal(rng);
+  p.log_decay.resize(std::size_t(g * h * p.decay_rows()));
+  for (auto& x : p.log_decay) x = unit(rng) < 0.1 ? 0.0 : -unit(rng);  // some decays exactly 1
+  p.starts.resize(std::size_t(g));
+  for (auto& s : p.starts) s = unit(rng) < start_rate ? 1 : 0;
+  return p;
+}
+
+// h_j = exp(l_j) h_{j-1} + u_j, restarted at starts; also the same recurrence on |u| (bound) and
+// on |u| without restarts (unsegmented: what the speculative method's repair subtracts from).
+void reference(const problem& p, std::vector<double>& h, std::vector<double>& bound,
+               std::vector<double>* unsegmented = nullptr) {
+  const std::int64_t lanes = p.lanes(), per_head = lanes / p.shape.heads;
+  h.assign(p.local.size(), 0.0);
+  bound.assign(p.local.size(), 0.0);
+  if (unsegmented) unsegmented->assign(p.local.size(), 0.0);
+  for (std::int64_t x = 0; x < lanes; ++x) {
+    const std::int64_t head = x / per_head, row = p.shape.decay == decay_layout::per_row ? x % per_head / p.shape.cols : 0;
+    double carry = 0, carry_abs = 0, unseg_abs = 0;
+    for (std::int64_t j = 0; j < p.shape.chunks; ++j) {
+      const double decay = std::exp(p.log_decay[(j * p.shape.heads + head) * p.decay_rows() + row]);
+      const double u = p.local[j * lanes + x];
+      carry = p.starts[j] ? u : decay * carry + u;  // not 0 * carry: an inf must not cross a start
+      carry_abs = p.starts[j] ? std::fabs(u) : decay * carry_abs + std::fabs(u);
+      unseg_abs = decay * unseg_abs + std::fabs(u);
+      h[j * lanes + x] = carry;
+      bound[j * lanes + x] = carry_abs;
+      if (unsegmented) (*unsegmented)[j * lanes + x] = unseg_abs;
+    }
+  }
+}
+
+template <class T>
+std::vector<T> converted(const std::vector<double>& x) {
+  return std::vector<T>(x.begin(), x.end());
+}
+
+std::uint16_t bf16_bits(float f) {  // round to nearest even (finite values)
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+double from_bf16(std::uint16_t b) {
+  const std::uint32_t u = std::uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+template <class T>
+device_buffer upload(const std::vector<T>& x, std::size_t offset_elems = 0) {
+  device_buffer d((x.size() + offset_elems) * sizeof(T) + 1);
+  if (!x.empty())
+    cuda_check(cudaMemcpy(d.as<T>() + offset_elems, x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  return d;
+}
+
+template <class T>
+std::vector<T> download(const T* d, std::size_t n) {
+  std::vector<T> x(n);
+  if (n) cuda_check(cudaMemcpy(x.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
+  return x;
+}
+
+// Runs one method on fp32 (or bf16-rounded) data, `offset` elements past aligned pointers.
+std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t offset = 0) {
+  const auto decay = upload(converted<float>(p.log_decay));
+  const auto starts = upload(p.starts);
+  device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
+  if (bf16) {
+    std::vector<std::uint16_t> u(p.local.size());
+    for (std::size_t i = 0; i < u.size(); ++i) u[i] = bf16_bits(float(p.local[i]));
+    const auto local = upload(u, offset);
+    state_passing(local.as<std::uint16_t>() + offset, decay.as<float>(), starts.as<std::uint8_t>(),
+                  out.as<float>() + offset, p.shape, m);
+  } else {
+    const auto local = upload(converted<float>(p.local), offset);
+    state_passing(local.as<float>() + offset, decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>() + offset,
+                  p.shape, m);
+  }
+  cuda_check(cudaDeviceSynchronize(), "state_passing");
+  return download(out.as<float>() + offset, p.local.size());
+}
+
+void require_close(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& bound,
+                   double rel) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO("index " << i << " got " << got[i] << " want " << want[i]);
+    REQUIRE(std::fabs(got[i] - want[i]) <= rel * (bound[i] + 1e-30));
+  }
+}
+
+const method kFloatMethods[] = {method::cuda_core, method::tensor_core, method::tensor_core_speculative};
+
+}  // namespace
+
+TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[state_passing]") {
+  std::mt19937_64 rng(std::random_device{}());
+  struct shape_case { std::int64_t g; int h, n, v; decay_layout d; };
+  const shape_case shapes[] = {{0, 1, 1, 32, decay_layout::per_row},  {1, 2, 2, 32, decay_layout::per_row},
+                               {15, 1, 3, 64, decay_layout::per_row}, {16, 2, 1, 32, decay_layout::per_head},
+                               {17, 3, 4, 8, decay_layout::per_head}, {513, 2, 4, 64, decay_layout::per_row},
+                               {300, 1, 16, 64, decay_layout::per_head}};
+  for (const auto& s : shapes)
+    for (double rate : {0.0, 0.05, 0.3, 1.0})
+      for (bool bf16 : {false, true}) {
+        auto p = make_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
+        if (bf16)
+          for (auto& x : p.local) x = from_bf16(bf16_bits(float(x)));
+        std::vector<double> want, bound, unsegmented;
+        reference(p, want, bound, &unsegmented);
+        for (method m : kFloatMethods) {
+          INFO("G " << s.g << " lanes " << p.lanes() << " start rate " << rate << " bf16 " << bf16 << " method " << int(m));
+          const auto& scale = m == method::tensor_core_speculative ? unsegmented : bound;
+          require_close(run_f32(p, m, bf16), want, scale, 2e-6);
+          require_close(run_f32(p, m, bf16, 1), want, scale, 2e-6);  // unaligned pointers
+        }
+      }
+}
+
+TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]") {
+  std::mt19937_64 rng(std::random_device{}());
+  auto p = make_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
+  p.starts[0] = 1;
+  std::vector<double> want, bound;
+  reference(p, want, bound);
+  const auto local = upload(p.local), decay = upload(p.log_decay);
+  const auto starts = upload(p.starts);
+  device_buffer out(p.local.size() * sizeof(double));
+  state_passing(local.as<double>(), decay.as<double>(), starts.as<std::uint8_t>(), out.as<double>(), p.shape,
+                method::cuda_core);
+  const auto got = download(out.as<double>(), p.local.size());
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(std::fabs(got[i] - want[i]) <= 1e-13 * bound[i]);
+  REQUIRE_THROWS_AS(state_passing(local.as<double>(), decay.as<double>(), starts.as<std::uint8_t>(), out.as<double>(),
+                                  p.shape, method::tensor_core),
+                    cuda_error);
+
+  std::vector<std::int64_t> offsets;  // the sequences the starts define
+  for (std::int64_t j = 0; j < p.shape.chunks; ++j)
+    if (p.starts[j]) offsets.push_back(j);
+  offsets.push_back(p.shape.chunks);
+  const auto d_offsets = upload(offsets);
+  const auto local32 = upload(converted<float>(p.local)), decay32 = upload(converted<float>(p.log_decay));
+  device_buffer out32(p.local.size() * sizeof(float));
+  state_passing_per_sequence(local32.as<float>(), decay32.as<float>(), d_offsets.as<std::int64_t>(),
+                             std::int64_t(offsets.size()) - 1, out32.as<float>(), p.shape);
+  const auto per_sequence = download(out32.as<float>(), p.local.size());
+  require_close(per_sequence, want, bound, 2e-6);
+
+  // Final states, with the tails of boundaries inside chunks.
+  const std::int64_t sequences = std::int64_t(offsets.size()) - 1, lanes = p.lanes();
+  std::vector<double> tail(std::size_t(sequences * lanes)), tail_l(std::size_t(sequences * 2 * 2));
+  for (auto& x : tail) x = std::normal_distribution<double>()(rng);
+  for (auto& x : tail_l) x = -std::uniform_real_distribution<double>()(rng);
+  const auto d_tail = upload(converted<float>(tail)), d_tail_l = upload(converted<float>(tail_l));
+  device_buffer finals(tail.size() * sizeof(float));
+  for (bool with_tail : {false, true}) {
+    state_passing_finals(out32.as<float>(), d_offsets.as<std::int64_t>(), sequences, with_tail ? d_tail.as<float>() : nullptr,
+                         with_tail ? d_tail_l.as<float>() : nullptr, finals.as<float>(), p.shape);
+    const auto f = download(finals.as<float>(), tail.size());
+    for (std::int64_t k = 0; k < sequences; ++k)
+      for (std::int64_t x = 0; x < lanes; ++x) {
+        double w = want[(offsets[k + 1] - 1) * lanes + x];
+        const double b = bound[(offsets[k + 1] - 1) * lanes + x] + 4;
+        if (with_tail) w = std::exp(tail_l[(k * 2 + x / 64) * 2 + x % 64 / 32]) * w + tail[k * lanes + x];
+        REQUIRE(std::fabs(f[k * lanes + x] - w) <= 2e-6 * b);
+      }
+  }
+}
+
+// The CUDA-core and masked tensor-core methods never read another sequence's data: bit-identical
+// results. The speculative repair subtracts the previous sequence's contribution, so its results
+// move at rounding level (within the unsegmented magnitude's tolerance) but no further.
+TEST_CASE("state passing never leaks across sequence starts", "[state_passing]") {
+  std::mt19937_64 rng(std::random_device{}());
+  auto p = make_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
+  for (std::int64_t j : {0, 7, 16, 40, 41, 70}) p.starts[j] = 1;  // sequence 2 is chunks 16..39
+  std::vector<double> want, bound, unsegmented;
+  reference(p, want, bound, &unsegmented);
+  for (method m : kFloatMethods) {
+    INFO("method " << int(m));
+    const auto before = run_f32(p, m, false);
+    auto q = p;
+    for (std::int64_t j = 16; j < 40; ++j)
+      for (std::int64_t x = 0; x < q.lanes(); ++x) q.local[j * q.lanes() + x] *= 3.5;
+    const auto after = run_f32(q, m, false);
+    for (std::int64_t j = 0; j < p.shape.chunks; ++j)
+      for (std::int64_t x = 0; x < p.lanes(); ++x) {
+        const auto i = std::size_t(j * p.lanes() + x);
+        INFO("chunk " << j << " lane " << x);
+        if (j >= 16 && j < 40) REQUIRE(before[i] != after[i]);
+        else if (m != method::tensor_core_speculative) REQUIRE(std::memcmp(&before[i], &after[i], 4) == 0);
+        else REQUIRE(std::fabs(after[i] - want[i]) <= 2e-6 * unsegmented[i]);
+      }
+  }
+}
+
+// A non-finite local state stays in its sequence on the CUDA cores, spreads to the rest of its
+// 16-chunk tile on the masked tensor-core method (0 × inf = NaN in the product), and on the
+// speculative one to the later chunks of its segment (the repair subtracts inf from inf).
+TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its tile (tensor cores)",
+          "[state_passing]") {
+  std::mt19937_64 rng(std::random_device{}());
+  auto p = make_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
+  p.starts[20] = p.starts[36] = 1;
+  p.local[22 * 32 + 5] = INFINITY;  // chunk 22, lane 5: sequence 20..35
+  std::vector<double> want, bound;
+  reference(p, want, bound);
+  for (method m : kFloatMethods) {
+    INFO("method " << int(m));
+    const auto got = run_f32(p, m, false);
+    for (std::int64_t j = 0; j < 128; ++j) {
+      INFO("chunk " << j);
+      const float g = got[j * 32 + 5];
+      if (j >= 22 && j < 36) {
+        REQUIRE(!std::isfinite(g));
+      } else if (m == method::cuda_core || (m == method::tensor_core && (j < 16 || j >= 32)) || j < 16) {
+        REQUIRE(std::fabs(g - want[j * 32 + 5]) <= 2e-6 * bound[j * 32 + 5]);
+      }
+    }
+  }
+}
+
+TEST_CASE("state passing refuses bad shapes with an error", "[state_passing]") {
+  state_passing_shape s{4, 1, 2, 16, decay_layout::per_row, 2, 2};
+  device_buffer d(4096);
+  REQUIRE_THROWS_AS(state_passing(d.as<float>(), d.as<float>(), nullptr, d.as<float>(), s, method::cuda_core), cuda_error);
+  s.cols = 32;
+  s.heads = 0;
+  REQUIRE_THROWS_AS(state_passing(d.as<float>(), d.as<float>(), nullptr, d.as<float>(), s, method::tensor_core), cuda_error);
+  s.heads = 1;
+  REQUIRE_THROWS_AS(state_passing(static_cast<const float*>(nullptr), d.as<float>(), nullptr, d.as<float>(), s,
+                                  method::tensor_core),
+                    cuda_error);
+}
+
+TEST_CASE("state passing indexes past 2^31 elements", "[state_passing][big]") {
+  // 1024 lanes × (2^21 + 17) chunks; local states and decays are byte patterns (memset): u =
+  // 0x3c3c3c3c ≈ 0.0115, l = 0xbcbcbcbc ≈ −0.0230; starts at chunk 2^21 − 5.
+  const std::int64_t g = (std::int64_t{1} << 21) + 17, lanes = 1024, total = g * lanes;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  if (free_bytes < std::size_t(total) * 8 + (std::size_t{1} << 30)) {
+    WARN("not enough device memory for the 2^31-element case: not run");
+    return;
+  }
+  const state_passing_shape s{g, 1, 1, 1024, decay_layout::per_row, 1, 1};
+  const device_buffer local{std::size_t(total) * 4}, out{std::size_t(total) * 4}, decay{std::size_t(g) * 4};
+  const device_buffer starts{std::size_t(g)};
+  cuda_check(cudaMemset(local.get(), 0x3c, local.bytes()), "memset");
+  cuda_check(cudaMemset(decay.get(), 0xbc, decay.bytes()), "memset");
+  cuda_check(cudaMemset(starts.get(), 0, starts.bytes()), "memset");
+  const std::int64_t restart = (std::int64_t{1} << 21) - 5;
+  cuda_check(cudaMemset(starts.as<std::uint8_t>() + restart, 1, 1), "memset");
+  float u, l;
+  const std::uint32_t ub = 0x3c3c3c3cu, lb = 0xbcbcbcbcu;
+  std::memcpy(&u, &ub, 4);
+  std::memcpy(&l, &lb, 4);
+  for (method m : kFloatMethods) {
+    state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), s, m);
+    cuda_check(cudaDeviceSynchronize(), "state_passing");
+    const auto tail = download(out.as<float>() + (restart - 3) * lanes, std::size_t(g - restart + 3) * lanes);
+    double h_before = u / (1 - std::exp(double(l)));  // the fixed point, long reached
+    for (std::int64_t j = restart - 3; j < g; ++j) {
+      const double want = j < restart ? h_before : u * (1 - std::exp(double(l) * double(j - restart + 1))) / (1 - std::exp(double(l)));
+      for (std::int64_t x : {std::int64_t{0}, std::int64_t{517}, lanes - 1})
+        REQUIRE(std::fabs(tail[std::size_t((j - restart + 3) * lanes + x)] - want) <= 1e-4 * h_before);
+    }
+  }
+}
