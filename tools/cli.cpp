@@ -80,6 +80,12 @@ double density_of_mean_length(const std::string& text) {
   return 1.0 / l;
 }
 
+// --heads, --rows, --cols: 1..2^16 each (their product with --n is capped in inputs.cpp).
+std::int64_t lane_count(const std::string& text, const std::string& what, input_options& in) {
+  in.random_options.push_back(what);
+  return parse_int_in(text, what, 1, std::int64_t{1} << 16);
+}
+
 std::string parse_backend(const std::string& text) {
   if (text == "simulate" || text == "cuda") return text;
   throw usage_error("--backend must be simulate or cuda (got " + text + ")");
@@ -209,6 +215,14 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--max-value", [&](const std::string& v) {
          in.max_value = parse_count(v, "--max-value");
          in.random_options.push_back("--max-value");
+       }},
+      {"--heads", [&](const std::string& v) { in.heads = lane_count(v, "--heads", in); }},
+      {"--rows", [&](const std::string& v) { in.rows = lane_count(v, "--rows", in); }},
+      {"--cols", [&](const std::string& v) { in.cols = lane_count(v, "--cols", in); }},
+      {"--decay", [&](const std::string& v) {
+         if (v != "per-row" && v != "per-head") throw usage_error("--decay must be per-row or per-head (got " + v + ")");
+         in.per_head = v == "per-head";
+         in.random_options.push_back("--decay");
        }},
       {"--values", [&](const std::string& v) { in.values_file = v; }},
       {"--flags", [&](const std::string& v) { in.flags_file = v; }},

@@ -27,8 +27,12 @@ struct input_options {
   bool signed_values = false;
   std::string values_file, flags_file, decays_file, values2_file, matrix_file, vector_file;
   std::vector<std::int64_t> bigbird;  // SpMV on a BigBird matrix: block, random[, window, global]
+  // State passing: n chunks of heads x rows x cols lanes, one log-decay per row or per head.
+  std::int64_t heads = 2, rows = 4, cols = 8;
+  bool per_head = false;
   // The options of random inputs given on the command line (so that one the run would ignore
-  // is refused): "--n", "--density" or "--mean-length", "--seed", "--max-value", "--signed".
+  // is refused): "--n", "--density" or "--mean-length", "--seed", "--max-value", "--signed",
+  // "--heads", "--rows", "--cols", "--decay".
   std::vector<std::string> random_options;
   bool from_files() const { return !values_file.empty() || !matrix_file.empty(); }
 };

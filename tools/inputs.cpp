@@ -38,6 +38,9 @@ class draw {
   std::uint64_t state_;
 };
 
+// The most values of u a state-passing run takes: n H N V <= 2^24 (its cells are s times more).
+constexpr std::int64_t max_lane_values = std::int64_t{1} << 24;
+
 // The largest side of matrix-product: n^3 <= 2^40 multiply-adds.
 constexpr std::int64_t max_matrix_side = 10321;
 
@@ -63,6 +66,33 @@ std::vector<real> random_reals(draw& d, std::int64_t n, bool signed_values, numb
     if (format == number_format::float32) v = static_cast<float>(v);
   }
   return x;
+}
+
+// State passing's random input: n chunks of H x N x V lanes; u about standard normal (a sum
+// of 12 uniforms minus 6; its absolute value without --signed), log-decays in (-1, 0] with one
+// in eight exactly 0, chunk starts at --density. Rounded to float32 on float32 machines.
+algorithm_input random_lanes(draw& d, const input_options& o, number_format format) {
+  const state_shape sh{o.heads, o.rows, o.cols, o.per_head};
+  if (static_cast<__int128>(o.n) * sh.lanes() > max_lane_values)
+    throw usage_error("state-passing: --n " + std::to_string(o.n) + " chunks of " + std::to_string(sh.heads) + " x " +
+                      std::to_string(sh.rows) + " x " + std::to_string(sh.cols) +
+                      " lanes exceed the limit n H N V <= 2^24");
+  require_memory(static_cast<double>(o.n * sh.lanes()), "--n " + std::to_string(o.n) + " with " +
+                                                            std::to_string(sh.lanes()) + " lanes");
+  const auto round_to = [format](double v) { return format == number_format::float32 ? static_cast<float>(v) : v; };
+  algorithm_input in;
+  in.n = o.n;
+  in.lanes = sh;
+  in.reals.resize(static_cast<std::size_t>(o.n * sh.lanes()));
+  for (auto& u : in.reals) {
+    double v = -6;
+    for (int k = 0; k < 12; ++k) v += d.unit();
+    u = round_to(o.signed_values ? v : std::fabs(v));
+  }
+  in.flags = random_flags(d, o.n, o.density);
+  in.log_decays.resize(static_cast<std::size_t>(o.n * sh.decay_rows()));
+  for (auto& l : in.log_decays) l = d.unit() < 0.125 ? 0.0 : round_to(-d.unit());
+  return in;
 }
 
 // A random CSR matrix with n nonzeros: each nonzero starts a new row with probability
@@ -156,6 +186,10 @@ void require_no_ignored_options(const algorithm_entry& e, const input_options& o
                         to_string(e.shape) + ")");
     if (density && !o.bigbird.empty())
       throw usage_error(option + " does not apply to --bigbird, whose block pattern fixes the rows");
+    const bool lane = option == "--heads" || option == "--rows" || option == "--cols" || option == "--decay";
+    if (lane && !sh.lanes)
+      throw usage_error(option + " shapes the lanes of state-passing; " + e.name + " has none (its input: " +
+                        to_string(e.shape) + ")");
     if (option == "--max-value" && format != number_format::integer)
       throw usage_error("--max-value bounds random integers; float runs draw reals in [0, 1) ([-1, 1) with --signed)");
   }
@@ -274,6 +308,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
                       (o.from_files() ? std::string("input files") : e.name));
   require_no_foreign_files(e, o);
   require_no_ignored_options(e, o, format);
+  if (sh.lanes && o.from_files()) throw usage_error(e.name + " takes random inputs only (no input files)");
   if (o.from_files()) return input_from_files(e, o, format, bits);
 
   draw d(o.seed);
@@ -300,6 +335,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     else in.reals = random_reals(d, in.matrix.cols, o.signed_values, format);
     return in;
   }
+  if (sh.lanes) return random_lanes(d, o, format);
   if (integer) in.words = random_words(d, side, m, o.signed_values);
   else in.reals = random_reals(d, side, o.signed_values, format);
   if (sh.flags) in.flags = random_flags(d, n, o.density);

@@ -17,6 +17,7 @@
 // span or a product of values in [0, 1]: nothing is subtracted.
 #include "mmvram/algorithms/decayed_scan.hpp"
 
+#include "decay_blocks.hpp"
 #include "mmvram/algorithms/common.hpp"  // detail::cost_tally
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
@@ -28,22 +29,8 @@ namespace mmv {
 
 namespace {
 
-// The log-decay that stands for a = 0: exp(−1e4) is exactly 0 in float32 and float64, and
-// sums of up to 2^60 of them stay finite in float32.
-constexpr real reset_log = -1.0e4;
-
-struct decay_constants {
-  real_vec suffix, prefix, row_total;
-};
-
-// W[k][c] = [k > c]: column c of (row × W) is the sum of the row's entries right of c.
-real_vec load_suffix_matrix(machine& m) {
-  const int s = m.s();
-  std::vector<real> w(static_cast<std::size_t>(s) * s, 0.0);
-  for (int k = 0; k < s; ++k)
-    for (int c = 0; c < k; ++c) w[static_cast<std::size_t>(k) * s + c] = 1.0;
-  return m.load<real>(w, "const:suffix-ones");
-}
+using detail::decay_constants;
+using detail::reset_log;
 
 // One level of the unsegmented decayed scan of (l, b), l = log-decays. Returns h padded to
 // ⌈n/s⌉·s entries.
@@ -106,12 +93,20 @@ std::int64_t level_cost(detail::cost_tally& t, std::int64_t n, std::int64_t dl, 
 
 }  // namespace
 
+decay_constants detail::load_decay_constants(machine& m) {
+  const int s = m.s();
+  std::vector<real> suffix(static_cast<std::size_t>(s) * s, 0.0);
+  for (int k = 0; k < s; ++k)
+    for (int c = 0; c < k; ++c) suffix[static_cast<std::size_t>(k) * s + c] = 1.0;
+  return {m.load<real>(suffix, "const:suffix-ones"), load_prefix_matrix<real>(m), load_row_total_matrix<real>(m)};
+}
+
 real_vec decayed_scan_stable(machine& m, const real_vec& a, const real_vec& b, const word_vec& f) {
   require_lengths("decayed_scan_stable", a.size(), b.size(), f.size());
   const std::int64_t n = a.size();
   if (n == 0) return real_vec{};
   auto tag = m.region("decayed-stable");
-  const decay_constants w{load_suffix_matrix(m), load_prefix_matrix<real>(m), load_row_total_matrix<real>(m)};
+  const decay_constants w = detail::load_decay_constants(m);
   // 0. log-decays, with the reset stand-in at flags (logic_not01 also checks the flags)
   const real_vec l = m.select(m.logic_not01(f), m.log(a), reset_log);
   const real_vec h = decayed_level(m, w, l, b);

@@ -8,7 +8,7 @@ namespace mmv {
 
 namespace {
 
-const std::array<shape_facts, 6> table{{
+const std::array<shape_facts, 7> table{{
     {.shape = input_shape::values, .inputs = "x"},
     {.shape = input_shape::segmented, .inputs = "x, flags", .flags = true, .random_segments = true},
     {.shape = input_shape::decayed, .inputs = "a, b, flags", .flags = true, .decays = true, .random_segments = true},
@@ -16,6 +16,8 @@ const std::array<shape_facts, 6> table{{
      .random_segments = true},
     {.shape = input_shape::vector_pair, .inputs = "x, y", .second = true, .products = true},
     {.shape = input_shape::matrix_pair, .inputs = "X, Y (n x n)", .second = true, .square = true, .products = true},
+    {.shape = input_shape::lanes, .inputs = "u, l, flags", .flags = true,
+     .random_segments = true, .lanes = true},
 }};
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "mmvram/algorithms/scan.hpp"
 #include "mmvram/algorithms/segmented.hpp"
 #include "mmvram/algorithms/segmented_baselines.hpp"
+#include "mmvram/algorithms/state_passing.hpp"
 
 namespace mmv {
 
@@ -121,6 +122,19 @@ std::vector<algorithm_entry> make_table() {
                .run = decayed_runner(&decayed_scan_unstable),
                .predicted = [](const algorithm_input& in, const machine_config& c) {
                  return std::optional(decayed_scan_unstable_predicted_cost(in.n, c.s, segment_count(input_shape::decayed, in)));
+               }});
+  t.push_back({.name = "state-passing",
+               .title = "multi-lane decayed segmented scan over n chunks of H x N x V lanes, decays shared per row or head",
+               .units = "MMU+VCU",
+               .step_bound = "O(log_s n)",
+               .work_bound = "O(n H N V s)",
+               .min_word_bits = "float modes only",
+               .shape = input_shape::lanes,
+               .integer_ok = false,
+               .run = &run_state_passing,
+               .predicted = [](const algorithm_input& in, const machine_config& c) {
+                 const state_shape& l = in.lanes;
+                 return std::optional(state_passing_predicted_cost(in.n, l.heads, l.rows, l.cols, l.per_head, c.s));
                }});
   t.push_back({.name = "spmv",
                .title = "CSR sparse matrix times vector, GATHER -> MULT -> SCD",

@@ -2,6 +2,7 @@
 #include "runners.hpp"
 
 #include "mmvram/algorithms/applications.hpp"
+#include "mmvram/algorithms/state_passing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +25,29 @@ algorithm_entry::runner decayed_runner(real_vec (*algo)(machine&, const real_vec
     const double mag = bound.empty() ? 0 : *std::max_element(bound.begin(), bound.end());
     return checked(got, reference::decayed_scan(a, b, in.flags), tolerance(f, in.n, m.config().s, mag), seconds, f);
   };
+}
+
+algorithm_outcome run_state_passing(machine& m, const algorithm_input& in) {
+  const auto& f = m.config().format;
+  const auto u = held(in.reals, f), l = held(in.log_decays, f);
+  double seconds = 0;
+  const auto got = timed(seconds, [&] {
+    return m.read(state_passing_scan(m, m.load<real>(u, "u"), m.load<real>(l, "l"), m.load<word>(in.flags, "f"), in.lanes));
+  });
+  const std::int64_t G = in.n, D = in.lanes.decay_rows(), K = in.lanes.lanes_per_decay(), L = D * K;
+  std::vector<real> want(u.size());
+  double mag = 0;
+  for (std::int64_t lane = 0; lane < L; ++lane) {  // the lanes one by one through the loop
+    std::vector<real> a(G), b(G), abs_b(G);
+    for (std::int64_t j = 0; j < G; ++j) {
+      a[j] = std::exp(l[j * D + lane / K]);
+      b[j] = u[j * L + lane];
+      abs_b[j] = std::fabs(b[j]);
+    }
+    const auto h = reference::decayed_scan(a, b, in.flags), bound = reference::decayed_scan(a, abs_b, in.flags);
+    for (std::int64_t j = 0; j < G; ++j) want[j * L + lane] = h[j], mag = std::max(mag, bound[j]);
+  }
+  return checked(got, want, tolerance(f, G, m.config().s, mag), seconds, f);
 }
 
 // SpMV: y = A v. The reference sums each row's exact products without rounding error (integers:

@@ -1,5 +1,5 @@
-// The second half of docs/algorithms/cost_table.md: the decayed scans, SpMV and the integer
-// products on n = 2^10, 2^12, ..., 2^20 (the element-wise product, O(n·B·s) work, to 2^16; the
+// The second half of docs/algorithms/cost_table.md: the decayed scans, state passing (G = 2^10
+// and 2^12 chunks of 64 lanes), SpMV and the integer products on n = 2^10, 2^12, ..., 2^20 (the element-wise product, O(n·B·s) work, to 2^16; the
 // matrix product on sides 8..64, i.e. 2^9..2^18 products) with s in {2, 4, 16}, DAG recording
 // off; recorded steps, depth and work printed beside the prediction and asserted equal, and the
 // results checked against plain loops.
@@ -10,6 +10,7 @@
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/decayed_scan.hpp"
+#include "mmvram/algorithms/state_passing.hpp"
 #include "mmvram/harness/reference.hpp"
 
 #include <cmath>
@@ -88,6 +89,20 @@ TEST_CASE("cost table: applications' recorded steps, depth and work equal the fo
         auto m = make(s, mmv::number_format::float64);
         mmv::decayed_scan_unstable(m, m.load(a), m.load(b), m.load(f));
         mmv::test::check_cost_row("decayed_unstable", std::to_string(s), size, m, mmv::decayed_scan_unstable_predicted_cost(n, s, segments));
+      }
+      if (e <= 12) {  // G = n chunks of 2 x 4 x 8 lanes, one log-decay per row; lane 0 checked
+        const mmv::state_shape sh{2, 4, 8, false};
+        const std::int64_t L = sh.lanes(), D = sh.decay_rows();
+        std::vector<real> u(n * L), l(n * D), a0(n), u0(n);
+        for (auto& v : u) v = std::uniform_real_distribution<real>(-1.0, 1.0)(g);
+        for (auto& v : l) v = std::uniform_real_distribution<real>(-1.0, 0.0)(g);
+        for (std::int64_t j = 0; j < n; ++j) a0[j] = std::exp(l[j * D]), u0[j] = u[j * L];
+        auto m = make(s, mmv::number_format::float64);
+        const auto h = m.read(mmv::state_passing_scan(m, m.load(u), m.load(l), m.load(f), sh));
+        const auto want = mmv::reference::decayed_scan(a0, u0, f);
+        for (std::int64_t j = 0; j < n; j += 97) CHECK(std::abs(h[j * L] - want[j]) <= 1e-9);
+        mmv::test::check_cost_row("state_passing (2x4x8)", std::to_string(s), "G = 2^" + std::to_string(e), m,
+                                  mmv::state_passing_predicted_cost(n, 2, 4, 8, false, s));
       }
       {
         const auto csr = random_csr(g, n);

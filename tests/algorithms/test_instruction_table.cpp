@@ -27,6 +27,11 @@ algorithm_input small_input(const algorithm_entry& e, number_format f, std::int6
     in.flags.push_back(i == 0 || g() % 4 == 0 ? 1 : 0);
     in.decays.push_back(0.5 + static_cast<real>(g() % 500) / 1000.0);
   }
+  if (e.shape == input_shape::lanes) {  // n chunks of 2 x 2 x 3 lanes, one log-decay per row
+    in.lanes = {2, 2, 3, false};
+    in.reals.resize(static_cast<std::size_t>(n * in.lanes.lanes()), 0.5);
+    for (std::int64_t i = 0; i < n * in.lanes.decay_rows(); ++i) in.log_decays.push_back(-static_cast<real>(g() % 1000) / 1000.0);
+  }
   if (e.shape == input_shape::sparse_matrix) {  // one nonzero per flag run, square n x n
     in.matrix.rows = in.matrix.cols = n;
     in.matrix.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);

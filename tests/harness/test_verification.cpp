@@ -29,8 +29,8 @@ mmv::algorithm_outcome run(const std::string& name, const mmv::algorithm_input& 
   return e.run(m, in);
 }
 
-// Random input of `shape` with n elements: reals in [lo, 1), segment starts with probability
-// `density`, decays in [a_lo, 1].
+// Random input of `shape` with n elements (chunks of 8 lanes for state passing): reals in
+// [lo, 1), segment starts with probability `density`, decays in [a_lo, 1].
 mmv::algorithm_input random_input(std::mt19937_64& g, mmv::input_shape shape, std::int64_t n, double density,
                                   double lo = -1, double a_lo = 0.5) {
   mmv::algorithm_input in;
@@ -41,6 +41,11 @@ mmv::algorithm_input random_input(std::mt19937_64& g, mmv::input_shape shape, st
   for (std::int64_t i = 0; i < n; ++i) in.flags.push_back(i == 0 || start(g) ? 1 : 0);
   if (shape == mmv::input_shape::decayed)
     for (std::int64_t i = 0; i < n; ++i) in.decays.push_back(std::min<real>(1, a(g)));
+  if (shape == mmv::input_shape::lanes) {  // n chunks of 2 x 2 x 2 lanes, log-decays in [log a_lo, 0]
+    in.lanes = {2, 2, 2, density > 0.01};
+    for (std::int64_t i = n; i < n * in.lanes.lanes(); ++i) in.reals.push_back(x(g));
+    for (std::int64_t i = 0; i < n * in.lanes.decay_rows(); ++i) in.log_decays.push_back(std::log(a(g)));
+  }
   if (shape == mmv::input_shape::sparse_matrix) {  // rows from the flags, columns uniform
     auto& A = in.matrix;
     for (std::int64_t i = 0; i < n; ++i)

@@ -68,6 +68,19 @@ TEST_CASE("out-of-range parameters exit 2 with one line") {
   require_clean_error({"sweep", "decayed-scan-stable", "--out", "x.csv"}, "does not run in integer mode");
   require_clean_error({"run", "sscr", "--density", "0.1", "--mean-length", "4"}, "only one of");
   require_clean_error({"list", "--format", "csv"}, "table or json");
+  const std::vector<std::string> lanes{"run", "state-passing", "--mode", "float32"};
+  const auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), lanes.begin(), lanes.end());
+    return extra;
+  };
+  require_clean_error(with({"--heads", "0"}), "--heads must be in 1..65536");
+  require_clean_error(with({"--rows", "-3"}), "--rows");
+  require_clean_error(with({"--cols", "2^17"}), "--cols must be in 1..65536");
+  require_clean_error(with({"--decay", "diagonal"}), "--decay must be per-row or per-head");
+  require_clean_error(with({"--n", "2^20", "--heads", "64"}), "exceed the limit n H N V <= 2^24");
+  require_clean_error(with({"--values", "x.txt"}), "random inputs only");
+  require_clean_error({"run", "state-passing"}, "float mode only");
+  require_clean_error({"run", "sscr", "--decay", "per-head"}, "--decay shapes the lanes of state-passing");
 }
 
 TEST_CASE("bad input files exit 2 with one line") {

@@ -3,6 +3,7 @@
 // the host-side input of one run. The tool and the registry read the facts from here only.
 #pragma once
 #include "mmvram/algorithms/applications.hpp"
+#include "mmvram/algorithms/state_passing.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -16,6 +17,7 @@ enum class input_shape {
   sparse_matrix, // a CSR matrix A and a dense vector v (n = nonzeros of A)
   vector_pair,   // two integer vectors x and y
   matrix_pair,   // two n x n integer matrices (row-major in x and y)
+  lanes,         // n chunks of H x N x V lanes: inputs u, log-decays l, chunk-start flags f
 };
 
 // The facts of one shape.
@@ -29,6 +31,7 @@ struct shape_facts {
   bool square = false;    // n is the side of n x n matrices (n^2 values per operand, n^3 products)
   bool products = false;  // integer runs multiply through B-bit copies of their operands
   bool random_segments = false;  // random inputs draw segment starts at --density (flags, or rows)
+  bool lanes = false;     // n chunks of H x N x V lanes (--heads, --rows, --cols, --decay); random only
 };
 
 // The facts of `shape` (one table for all shapes).
@@ -44,6 +47,8 @@ struct algorithm_input {
   std::vector<real> reals;
   std::vector<word> flags;   // segment starts; position 0 always starts a segment
   std::vector<real> decays;  // a of the decayed scan
+  std::vector<real> log_decays;  // l of state passing, [n][D] (D decay rows, lanes.decay_rows())
+  state_shape lanes;             // the lanes of state passing (reals: u, [n][H][N][V])
   csr_matrix matrix;         // A of SpMV (integer machines need integer values)
   // The problem size n the cost formulas take: the length of x, the nonzeros of A, or the
   // side of the matrices. Set by whoever fills the fields.
@@ -55,7 +60,8 @@ struct algorithm_input {
 std::int64_t segment_count(input_shape shape, const algorithm_input& in);
 
 // The elements a run of `shape` holds at once for size n (nonzeros for SpMV, the side for
-// matrices): n, n^3 products for matrices, times B on integer machines for the products.
+// matrices, chunks for lanes): n, n^3 products for matrices, times B on integer machines for
+// the products; lanes count one element per chunk (the tool multiplies by the lanes).
 double run_elements(input_shape shape, double n, bool integer, int bits);
 
 }  // namespace mmv
