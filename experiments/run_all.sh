@@ -133,6 +133,8 @@ done
 python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
 # Prediction against measurement, from the stored GPU results (no GPU needed).
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
+# Seed 002 (state propagation over packed sequences, with rivals), from the stored GPU results.
+python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
 if ((unexpected_failures)); then
   echo "run_all.sh: some sweep points failed unexpectedly (listed in $out/summary.md)" >&2

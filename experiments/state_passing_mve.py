@@ -7,9 +7,11 @@ implementation the median/min/max time of `--reps` CUDA-event-timed runs after w
 states/s, bytes moved, % of the copy bandwidth measured in the same run, the max abs error
 against the float64 CPU reference, the leakage check, and seed 002's criteria met/missed.
 usage: experiments/state_passing_mve.py [--results DIR] [--rivals DIR] [--reps R] [--quick]
-  --rivals: a folder holding mamba_ssm's ops/triton/ssd_state_passing.py loaded by path (with
-  the mamba_ssm/utils/determinism.py it imports) — its compiled extension is not needed; fla
-  is imported as the package fla-core when installed. A rival that is missing is recorded so.
+  --rivals: a folder holding ssd_state_passing.py, copied from mamba_ssm/ops/triton/ of a clone
+  of state-spaces/mamba, loaded by path, so its compiled extension is not needed; when
+  mamba_ssm.utils.determinism does not import, a stand-in keeps every autotune config (mamba's
+  default, non-deterministic mode). fla is imported as the package fla-core when installed. A
+  rival that is missing is recorded so in the JSON.
 """
 import argparse
 import importlib.util
@@ -17,6 +19,7 @@ import json
 import math
 import pathlib
 import sys
+import types
 
 import torch
 
@@ -47,10 +50,16 @@ def load_mamba(rivals):
     if not rivals or not path.exists():
         return None, f"not found: {path}"
     sys.path.insert(0, str(path.parent))
+    try:
+        import mamba_ssm.utils.determinism  # noqa: F401
+    except ImportError:
+        for name in ("mamba_ssm", "mamba_ssm.utils", "mamba_ssm.utils.determinism"):
+            sys.modules[name] = types.ModuleType(name)
+        sys.modules["mamba_ssm.utils.determinism"].autotune_configs = lambda configs: configs
     spec = importlib.util.spec_from_file_location("mamba_ssd_state_passing", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module._state_passing_fwd, "mamba_ssm ops/triton/ssd_state_passing.py (by path)"
+    return module, "mamba_ssm ops/triton/ssd_state_passing.py (by path)"
 
 
 def load_fla():
@@ -149,7 +158,7 @@ def run_mamba(case, mamba, reps, copy_gbs, rows):
     seq_idx = torch.repeat_interleave(torch.arange(case.lengths.numel(), device="cuda", dtype=torch.int32),
                                       (case.offsets[1:] - case.offsets[:-1]).cuda() * C).unsqueeze(0)
     want = case.reference("fp32", per_row=False)
-    f = lambda: mamba(states, dA, seq_idx=seq_idx, chunk_size=C, out_dtype=torch.float32)  # noqa: E731
+    f = lambda: mamba._state_passing_fwd(states, dA, seq_idx=seq_idx, chunk_size=C, out_dtype=torch.float32)  # noqa: E731
     out, final = f()
     got = torch.cat([out[0, 1:], final]).reshape(case.chunks, H, N, V)  # mamba's out[c] is h[c-1]
     moved = case.states * 8 + case.chunks * H * 4 + seq_idx.numel() * 4
@@ -159,6 +168,30 @@ def run_mamba(case, mamba, reps, copy_gbs, rows):
         g = lambda: mmvram_torch.state_passing(case.gpu["fp32"], decay_view, case.d_starts, method)  # noqa: E731
         rows.append(row(case, f"mmvram_{method}_per_head", "fp32", timed(g, reps), case.states * 8 + case.chunks * H * 4,
                         copy_gbs, max_err(g(), want)))
+
+
+def mamba_gradients(case, mamba, gen):
+    """Our autograd (the reverse segmented scan) against mamba's `_state_passing_bwd` on the same
+    per-head data and the same upstream gradient w of the loss sum(w * h)."""
+    seq_idx = torch.repeat_interleave(torch.arange(case.lengths.numel(), device="cuda", dtype=torch.int32),
+                                      (case.offsets[1:] - case.offsets[:-1]).cuda() * C).unsqueeze(0)
+    w = torch.randn(case.chunks, H, N, V, generator=gen).cuda()
+    dA = case.d_head_decay.t().unsqueeze(0)
+    out, _ = mamba._state_passing_fwd(case.gpu["fp32"].reshape(1, case.chunks, H, N * V), dA, seq_idx=seq_idx,
+                                      chunk_size=C, out_dtype=torch.float32)
+    dout = torch.zeros_like(out)
+    dout[0, 1:] = w[:-1].reshape(case.chunks - 1, H, N * V)  # mamba's out[c] is h[c-1]
+    dstates, ddA, _ = mamba._state_passing_bwd(out, dA, dout, dfinal_states=w[-1].reshape(1, H, N * V),
+                                               seq_idx=seq_idx, chunk_size=C)
+    result = {"config": case.name, "mamba_dA_gradient_scale": ddA.abs().max().item()}
+    for method in mmvram_torch.METHODS:
+        u = case.gpu["fp32"].clone().requires_grad_()
+        l = case.d_head_decay.clone().requires_grad_()
+        (mmvram_torch.state_passing(u, l, case.d_starts, method) * w).sum().backward()
+        result[f"{method}_max_abs_diff_d_local"] = (u.grad - dstates.reshape(u.shape)).abs().max().item()
+        result[f"{method}_max_abs_diff_d_log_decay"] = (l.grad - ddA[0].t()).abs().max().item()
+    print("gradients against mamba:", json.dumps(result))
+    return result
 
 
 def run_fla(case, chunk_fwd_h, reps, copy_gbs, rows, gen):
@@ -235,6 +268,9 @@ def main():
     ap.add_argument("--rivals", default=None)
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--quick", action="store_true", help="the MVE configuration only")
+    ap.add_argument("--gradients", action="store_true",
+                    help="only compare the gradients with mamba's backward on the MVE data "
+                         "(writes state_passing_gradients_<GPU>.json)")
     args = ap.parse_args()
     if not torch.cuda.is_available():
         sys.exit("state_passing_mve.py: no CUDA device")
@@ -243,6 +279,18 @@ def main():
     mamba, mamba_note = load_mamba(args.rivals)
     fla_fwd, fla_note = load_fla()
     configs = [("mve", packing.lognormal_lengths(32, 7.0, 1.0, gen))]
+    gpu = torch.cuda.get_device_name()
+    tag = gpu.split()[1] if len(gpu.split()) > 1 else "gpu"
+    if args.gradients:
+        if not mamba:
+            sys.exit(f"state_passing_mve.py: --gradients needs mamba ({mamba_note})")
+        doc = {"schema": "mmvram-state-passing-gradients/1", "device": gpu, "torch": torch.__version__,
+               "shape": {"heads": H, "rows": N, "cols": V, "chunk_tokens": C}, "rivals": {"mamba": mamba_note},
+               "gradients": mamba_gradients(Case("mve", configs[0][1], gen), mamba, gen)}
+        out = pathlib.Path(args.results) / f"state_passing_gradients_{tag}.json"
+        out.write_text(json.dumps(doc, indent=1) + "\n")
+        print("wrote", out)
+        return
     if not args.quick:
         long = packing.lognormal_lengths(4096, 7.0, 1.0, gen)
         counts = (long + C - 1) // C
@@ -267,11 +315,10 @@ def main():
         print(name, json.dumps(summary[name]))
         del case
         torch.cuda.empty_cache()
-    gpu = torch.cuda.get_device_name()
     doc = {"schema": "mmvram-state-passing/1", "device": gpu, "torch": torch.__version__,
            "shape": {"heads": H, "rows": N, "cols": V, "chunk_tokens": C},
            "rivals": {"mamba": mamba_note, "fla": fla_note}, "copy": copies, "rows": rows, "criteria": summary}
-    out = pathlib.Path(args.results) / f"state_passing_{gpu.split()[1] if len(gpu.split()) > 1 else 'gpu'}.json"
+    out = pathlib.Path(args.results) / f"state_passing_{tag}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print("wrote", out)
