@@ -163,7 +163,7 @@ def run_mamba(case, mamba, reps, copy_gbs, rows):
     got = torch.cat([out[0, 1:], final]).reshape(case.chunks, H, N, V)  # mamba's out[c] is h[c-1]
     moved = case.states * 8 + case.chunks * H * 4 + seq_idx.numel() * 4
     rows.append(row(case, "mamba_state_passing_fwd", "fp32", timed(f, reps), moved, copy_gbs, max_err(got, want)))
-    decay_view = case.d_head_decay.t().contiguous().t()  # [G, H] with strides (1, G): mamba's memory as is
+    decay_view = case.d_head_decay.t().contiguous().t()  # [G, H], strides (1, G): head-major like mamba's dA
     for method in ("tensor_core", "cuda_core"):
         g = lambda: mmvram_torch.state_passing(case.gpu["fp32"], decay_view, case.d_starts, method)  # noqa: E731
         rows.append(row(case, f"mmvram_{method}_per_head", "fp32", timed(g, reps), case.states * 8 + case.chunks * H * 4,
@@ -202,8 +202,9 @@ def run_fla(case, chunk_fwd_h, reps, copy_gbs, rows, gen):
     g = (-torch.rand(1, tokens, H, N, generator=gen) / C).cuda()
     gk = g.reshape(case.chunks, C, H, N).cumsum(1)  # chunk-local cumulative log-decays
     cu = (case.offsets * C).to(torch.int32).cuda()
-    f = lambda: chunk_fwd_h(k, v, gk=(gk / math.log(2)).reshape(1, tokens, H, N), cu_seqlens=cu, chunk_size=C,  # noqa: E731
-                            output_final_state=True, states_in_fp32=True)
+    gk2 = (gk / math.log(2)).reshape(1, tokens, H, N)  # fla's gates are in log2 units
+    f = lambda: chunk_fwd_h(k, v, gk=gk2, cu_seqlens=cu, chunk_size=C, output_final_state=True,  # noqa: E731
+                            states_in_fp32=True)
     h_fla, _ = f()
     chunk_decay = gk[:, -1].contiguous()  # [G, H, N]
     kc, vc = k.reshape(case.chunks, C, H, N).float(), v.reshape(case.chunks, C, H, V).float()

@@ -1,6 +1,6 @@
 // Kernels and host entry points of the inter-chunk state propagation (state_passing.hpp): one
 // warp per 32 lanes of one decay row and one segment of chunks, walking it 16 chunks at a time
-// (the next tile's loads issued before the current tile's scan) with the in-tile scan of
+// (the next tile's local states loaded before the current tile's scan) with the in-tile scan of
 // warp/decayed_tile.cuh. When the lanes give fewer warps than SMs, the chunks are cut into
 // segments, reduce-then-scan: each segment's (decay product, end state) with a zero
 // carry, a serial scan of those per lane, then every segment scanned from its carry.
@@ -133,7 +133,9 @@ void require(bool ok, const std::string& what) {
 
 void check_shape(const state_passing_shape& s) {
   require(s.chunks >= 0 && s.heads >= 1 && s.rows >= 1 && s.cols >= 1, "chunks >= 0 and heads, rows, cols >= 1");
-  require(std::int64_t(s.heads) * s.rows * s.cols <= (std::int64_t{1} << 31), "more than 2^31 lanes");
+  require(std::int64_t(s.heads) * s.rows <= (std::int64_t{1} << 31) &&
+              std::int64_t(s.heads) * s.rows * s.cols <= (std::int64_t{1} << 31),
+          "more than 2^31 lanes");
   if (s.decay == decay_layout::per_row) require(s.cols % 32 == 0, "per-row decays need cols % 32 == 0");
   else require(std::int64_t(s.rows) * s.cols % 32 == 0, "per-head decays need rows * cols % 32 == 0");
 }
@@ -239,6 +241,7 @@ void state_passing_finals(const float* states, const std::int64_t* chunk_offsets
   require(chunk_offsets && finals && (states || shape.chunks == 0), "null states, chunk_offsets or finals");
   require((tail_local == nullptr) == (tail_log_decay == nullptr), "tail_local and tail_log_decay go together");
   const std::int64_t per_head = std::int64_t(shape.rows) * shape.cols, lanes = per_head * shape.heads;
+  require(num_sequences <= (std::int64_t{1} << 31) / lanes * 255, "too many sequences for one launch");
   const std::int64_t threads = num_sequences * lanes;
   const bool per_row = shape.decay == decay_layout::per_row;
   finals_kernel<<<unsigned((threads + 255) / 256), 256, 0, stream>>>(

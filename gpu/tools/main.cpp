@@ -2,6 +2,7 @@
 // CUDA kernels of mmvram and their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
 // error or no CUDA device.
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "bench.hpp"
 #include "check.hpp"
 #include "cuda_util.hpp"
+#include "state_passing_bench.hpp"
 
 namespace {
 
@@ -28,7 +30,12 @@ const char* usage =
     "  baselines, or names (copy, matmul_scan, cub_inclusive_sum, sscr_segmented_scan,\n"
     "  vcu_flag_transform_scan, vcu_min_index_scan, cub_inclusive_sum_by_key, cub_flag_pair_scan,\n"
     "  scd_segmented_sum, cub_segmented_reduce_sum). --dtypes: f32,i32. --dists: one_segment,\n"
-    "  no_flags, first_flag_0, all_length_1, geometric:M, pareto:M, fixed:L.\n";
+    "  no_flags, first_flag_0, all_length_1, geometric:M, pareto:M, fixed:L.\n"
+    "       mmvram-gpu state-passing [--sequences S] [--mu M] [--sigma SD] [--chunk-tokens C]\n"
+    "                        [--heads H] [--rows N] [--cols V] [--reps R] [--calls K] [--seed S]\n"
+    "                        [--out FILE.json]\n"
+    "  seed 002's packed batch (token counts ~ LogNormal(M, SD), chunk-aligned) through every\n"
+    "  state-propagation method, checked and timed (K launches per timed run) beside a copy.\n";
 
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -84,6 +91,55 @@ std::uint64_t fresh_seed() {
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
 }
 
+double parse_real(std::string_view opt, std::string_view s, double lo, double hi) {
+  double v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !(v >= lo && v <= hi))
+    throw usage_error("bad value '" + std::string(s) + "' for " + std::string(opt) + " (a number in [" +
+                      std::to_string(int(lo)) + ", " + std::to_string(int(hi)) + "])");
+  return v;
+}
+
+int run_state_passing(int argc, char** argv) {
+  state_passing_options o;
+  o.seed = fresh_seed();
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&]() -> std::string_view {
+      if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
+      return argv[++i];
+    };
+    auto small = [&](int lo, int hi) { return static_cast<int>(parse_int(a, value(), lo, hi)); };
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return 0;
+    }
+    if (a == "--sequences") o.sequences = small(1, 65535);
+    else if (a == "--mu") o.mu = parse_real(a, value(), 0, 12);
+    else if (a == "--sigma") o.sigma = parse_real(a, value(), 0, 3);
+    else if (a == "--chunk-tokens") o.chunk_tokens = small(1, 4096);
+    else if (a == "--heads") o.heads = small(1, 1024);
+    else if (a == "--rows") o.rows = small(1, 1024);
+    else if (a == "--cols") o.cols = small(32, 4096);
+    else if (a == "--reps") o.reps = small(1, 10000);
+    else if (a == "--calls") o.calls = small(1, 1000);
+    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int(a, value(), 0, INT64_MAX));
+    else if (a == "--out") o.out_path = std::string(value());
+    else throw usage_error("unknown option '" + std::string(a) + "' for state-passing");
+  }
+  if (o.cols % 32 != 0) throw usage_error("--cols must be a multiple of 32 (per-row decays)");
+  // Bound the host arrays: the token counts are capped only by the distribution's tail.
+  if (std::exp(o.mu + 4 * o.sigma) / o.chunk_tokens * o.sequences * o.heads * o.rows * o.cols > 2e9)
+    throw usage_error("the batch would be too large (over 2e9 states at four standard deviations)");
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) {
+    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); state-passing needs a GPU\n";
+    return 2;
+  }
+  return run_state_passing_bench(o, std::cout);
+}
+
 int run(int argc, char** argv) {
   if (argc < 2) throw usage_error("missing subcommand (check or bench)");
   const std::string_view cmd = argv[1];
@@ -91,6 +147,7 @@ int run(int argc, char** argv) {
     std::cout << usage;
     return 0;
   }
+  if (cmd == "state-passing") return run_state_passing(argc, argv);
   if (cmd != "check" && cmd != "bench") throw usage_error("unknown subcommand '" + std::string(cmd) + "'");
   check_options c;
   bench_options b;

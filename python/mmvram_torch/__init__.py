@@ -1,6 +1,6 @@
 """mmvram's inter-chunk state propagation as a PyTorch op with autograd (docs/state_passing.md).
 
-    h = mmvram_torch.state_passing(local, log_decay, starts, method="tensor_core")
+    h = mmvram_torch.state_passing(local, log_decay, starts, method="cuda_core")
 
 local [G, H, N, V] (float32, bfloat16 or float64), log_decay [G, H, N] (per row, GLA style) or
 [G, H] (per head, Mamba-2 style; any strides), starts uint8 [G] or None. Returns float32 (float64
@@ -21,12 +21,16 @@ def extension():
     """The compiled binding (built once per machine into PyTorch's extension cache)."""
     global _ext
     if _ext is None:
+        major, minor = torch.cuda.get_device_capability()
+        if major < 8:
+            raise RuntimeError("mmvram_torch needs a GPU of compute capability 8.0 or newer (mma.sync tf32)")
+        arch = f"{major}{minor}"
         _ext = cpp_extension.load(
             name="mmvram_state_passing_ext",
             sources=[str(pathlib.Path(__file__).with_name("state_passing_binding.cpp")),
                      str(_ROOT / "gpu" / "src" / "state_passing.cu")],
             extra_include_paths=[str(_ROOT / "gpu" / "include"), str(_ROOT / "gpu" / "src")],
-            extra_cuda_cflags=["-O3", "-gencode=arch=compute_90a,code=sm_90a", "--expt-relaxed-constexpr"],
+            extra_cuda_cflags=["-O3", f"-gencode=arch=compute_{arch},code=sm_{arch}", "--expt-relaxed-constexpr"],
             extra_cflags=["-O3"])
     return _ext
 
@@ -82,14 +86,19 @@ def _backward(ctx, grad):
 _state_passing.register_autograd(_backward, setup_context=_setup_context)
 
 
-def state_passing(local, log_decay, starts=None, method="tensor_core"):
+def state_passing(local, log_decay, starts=None, method="cuda_core"):
     """h[j] = exp(log_decay[j]) * h[j-1] + local[j] for every chunk j, h[-1] = 0 and h[j-1] := 0
-    where starts[j] != 0. method: tensor_core (default), tensor_core_speculative or cuda_core."""
+    where starts[j] != 0. method: cuda_core (default, the fastest on an H100), tensor_core or
+    tensor_core_speculative (docs/state_passing.md)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
     return _state_passing(local, log_decay, starts, METHODS[method])
 
 
 def state_passing_per_sequence(local, log_decay, chunk_offsets):
-    """The same recurrence, one warp chain per (sequence, 32 lanes): chunk_offsets int64 [S + 1]."""
+    """The same recurrence, one warp chain per (sequence, 32 lanes): chunk_offsets int64 [S + 1],
+    0 first, G last, non-decreasing (checked here, one host copy)."""
+    o = chunk_offsets.detach().cpu()
+    if o.numel() < 1 or int(o[0]) != 0 or int(o[-1]) != local.shape[0] or bool((o[1:] < o[:-1]).any()):
+        raise ValueError("chunk_offsets must start at 0, end at G and never decrease")
     return extension().per_sequence(local, log_decay, chunk_offsets, log_decay.dim() == 3)

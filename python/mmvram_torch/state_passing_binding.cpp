@@ -2,6 +2,7 @@
 // tensors in, the kernels on PyTorch's current stream. Built by mmvram_torch/__init__.py with
 // torch.utils.cpp_extension against the PyTorch that imports it.
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <torch/extension.h>
 
 #include <optional>
@@ -33,19 +34,22 @@ state_passing_shape shape_of(const torch::Tensor& local, const torch::Tensor& lo
   return s;
 }
 
-const std::uint8_t* starts_of(const std::optional<torch::Tensor>& starts, std::int64_t chunks) {
+const std::uint8_t* starts_of(const std::optional<torch::Tensor>& starts, const torch::Tensor& local) {
   if (!starts) return nullptr;
-  TORCH_CHECK(starts->scalar_type() == torch::kUInt8 && starts->is_contiguous() && starts->numel() == chunks,
+  TORCH_CHECK(starts->scalar_type() == torch::kUInt8 && starts->is_contiguous() && starts->numel() == local.size(0),
               "starts must be a contiguous uint8 tensor of G entries");
+  TORCH_CHECK(starts->device() == local.device(), "starts must be on local's device");
   return starts->data_ptr<std::uint8_t>();
 }
 
 torch::Tensor forward(torch::Tensor local, torch::Tensor log_decay, std::optional<torch::Tensor> starts,
                       std::int64_t method, bool per_row) {
   const auto s = shape_of(local, log_decay, per_row);
+  TORCH_CHECK(method >= 0 && method <= 2, "method must be 0 (cuda_core), 1 (tensor_core) or 2 (speculative)");
   const auto m = static_cast<state_passing_method>(method);
+  const c10::cuda::OptionalCUDAGuard guard(local.device());
   const auto stream = at::cuda::getCurrentCUDAStream(local.device().index()).stream();
-  const auto* st = starts_of(starts, s.chunks);
+  const auto* st = starts_of(starts, local);
   if (local.scalar_type() == torch::kDouble) {
     TORCH_CHECK(log_decay.scalar_type() == torch::kDouble, "float64 local needs float64 log_decay");
     auto out = torch::empty_like(local);
@@ -64,16 +68,20 @@ torch::Tensor forward(torch::Tensor local, torch::Tensor log_decay, std::optiona
   return out;
 }
 
-// One warp chain per (sequence, 32 lanes) over chunk_offsets (int64 [S + 1] on the device).
+// One warp chain per (sequence, 32 lanes) over chunk_offsets (int64 [S + 1] on the device; their
+// values are checked by the Python wrapper: 0 first, G last, non-decreasing).
 torch::Tensor per_sequence(torch::Tensor local, torch::Tensor log_decay, torch::Tensor chunk_offsets, bool per_row) {
   const auto s = shape_of(local, log_decay, per_row);
   TORCH_CHECK(local.scalar_type() == torch::kFloat && log_decay.scalar_type() == torch::kFloat, "float32 only");
-  TORCH_CHECK(chunk_offsets.scalar_type() == torch::kLong && chunk_offsets.is_cuda() && chunk_offsets.dim() == 1,
-              "chunk_offsets must be an int64 CUDA tensor [S + 1]");
+  TORCH_CHECK(chunk_offsets.scalar_type() == torch::kLong && chunk_offsets.dim() == 1 && chunk_offsets.numel() >= 1 &&
+                  chunk_offsets.is_contiguous() && chunk_offsets.device() == local.device(),
+              "chunk_offsets must be a contiguous int64 tensor [S + 1] on local's device");
+  const c10::cuda::OptionalCUDAGuard guard(local.device());
   auto out = torch::empty_like(local);
   mmv::gpu::state_passing_per_sequence(local.data_ptr<float>(), log_decay.data_ptr<float>(),
                                        chunk_offsets.data_ptr<std::int64_t>(), chunk_offsets.numel() - 1,
-                                       out.data_ptr<float>(), s, at::cuda::getCurrentCUDAStream().stream());
+                                       out.data_ptr<float>(), s,
+                                       at::cuda::getCurrentCUDAStream(local.device().index()).stream());
   return out;
 }
 

@@ -128,10 +128,15 @@ void require_close(const std::vector<float>& got, const std::vector<double>& wan
 
 const method kFloatMethods[] = {method::cuda_core, method::tensor_core, method::tensor_core_speculative};
 
+// A fresh seed per test case, printed with every failure so it can be replayed.
+std::uint64_t fresh_seed() { return (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}(); }
+
 }  // namespace
 
 TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[state_passing]") {
-  std::mt19937_64 rng(std::random_device{}());
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
   struct shape_case { std::int64_t g; int h, n, v; decay_layout d; };
   const shape_case shapes[] = {{0, 1, 1, 32, decay_layout::per_row},  {1, 2, 2, 32, decay_layout::per_row},
                                {15, 1, 3, 64, decay_layout::per_row}, {16, 2, 1, 32, decay_layout::per_head},
@@ -155,7 +160,9 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
 }
 
 TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]") {
-  std::mt19937_64 rng(std::random_device{}());
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
   auto p = make_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
   p.starts[0] = 1;
   std::vector<double> want, bound;
@@ -208,7 +215,9 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
 // results. The speculative repair subtracts the previous sequence's contribution, so its results
 // move at rounding level (within the unsegmented magnitude's tolerance) but no further.
 TEST_CASE("state passing never leaks across sequence starts", "[state_passing]") {
-  std::mt19937_64 rng(std::random_device{}());
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
   auto p = make_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
   for (std::int64_t j : {0, 7, 16, 40, 41, 70}) p.starts[j] = 1;  // sequence 2 is chunks 16..39
   std::vector<double> want, bound, unsegmented;
@@ -236,7 +245,9 @@ TEST_CASE("state passing never leaks across sequence starts", "[state_passing]")
 // speculative one to the later chunks of its segment (the repair subtracts inf from inf).
 TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its tile (tensor cores)",
           "[state_passing]") {
-  std::mt19937_64 rng(std::random_device{}());
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
   auto p = make_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
   p.starts[20] = p.starts[36] = 1;
   p.local[22 * 32 + 5] = INFINITY;  // chunk 22, lane 5: sequence 20..35
@@ -257,6 +268,30 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
   }
 }
 
+TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1", "[state_passing]") {
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  auto p = make_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
+  std::vector<double> want, bound, unsegmented;
+  reference(p, want, bound, &unsegmented);
+  std::vector<float> head_major(p.log_decay.size());  // [H][G]
+  for (std::int64_t j = 0; j < p.shape.chunks; ++j)
+    for (int h = 0; h < p.shape.heads; ++h) head_major[h * p.shape.chunks + j] = float(p.log_decay[j * p.shape.heads + h]);
+  auto shape = p.shape;
+  shape.chunk_stride = 1;
+  shape.head_stride = p.shape.chunks;
+  const auto local = upload(converted<float>(p.local)), decay = upload(head_major);
+  const auto starts = upload(p.starts);
+  device_buffer out(p.local.size() * sizeof(float));
+  for (method m : kFloatMethods) {
+    INFO("method " << int(m));
+    state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), shape, m);
+    require_close(download(out.as<float>(), p.local.size()), want,
+                  m == method::tensor_core_speculative ? unsegmented : bound, 2e-6);
+  }
+}
+
 TEST_CASE("state passing refuses bad shapes with an error", "[state_passing]") {
   state_passing_shape s{4, 1, 2, 16, decay_layout::per_row, 2, 2};
   device_buffer d(4096);
@@ -268,11 +303,16 @@ TEST_CASE("state passing refuses bad shapes with an error", "[state_passing]") {
   REQUIRE_THROWS_AS(state_passing(static_cast<const float*>(nullptr), d.as<float>(), nullptr, d.as<float>(), s,
                                   method::tensor_core),
                     cuda_error);
+  const state_passing_shape head{4, 1, 3, 8, decay_layout::per_head, 1, 1};  // N·V = 24
+  REQUIRE_THROWS_AS(state_passing(d.as<float>(), d.as<float>(), nullptr, d.as<float>(), head, method::cuda_core), cuda_error);
+  REQUIRE_THROWS_AS(state_passing_per_sequence(d.as<float>(), d.as<float>(), d.as<std::int64_t>(), 70000, d.as<float>(), s),
+                    cuda_error);
 }
 
 TEST_CASE("state passing indexes past 2^31 elements", "[state_passing][big]") {
   // 1024 lanes × (2^21 + 17) chunks; local states and decays are byte patterns (memset): u =
-  // 0x3c3c3c3c ≈ 0.0115, l = 0xbcbcbcbc ≈ −0.0230; starts at chunk 2^21 − 5.
+  // 0x3c3c3c3c ≈ 0.0115 before chunk 2^21 − 5 and 0x3d3d3d3d ≈ 0.0463 from it (where a sequence
+  // starts), l = 0xbcbcbcbc ≈ −0.0230; the output is filled with NaN bytes before every method.
   const std::int64_t g = (std::int64_t{1} << 21) + 17, lanes = 1024, total = g * lanes;
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -283,22 +323,27 @@ TEST_CASE("state passing indexes past 2^31 elements", "[state_passing][big]") {
   const state_passing_shape s{g, 1, 1, 1024, decay_layout::per_row, 1, 1};
   const device_buffer local{std::size_t(total) * 4}, out{std::size_t(total) * 4}, decay{std::size_t(g) * 4};
   const device_buffer starts{std::size_t(g)};
-  cuda_check(cudaMemset(local.get(), 0x3c, local.bytes()), "memset");
+  const std::int64_t restart = (std::int64_t{1} << 21) - 5;
+  cuda_check(cudaMemset(local.get(), 0x3c, std::size_t(restart * lanes) * 4), "memset");
+  cuda_check(cudaMemset(local.as<float>() + restart * lanes, 0x3d, std::size_t((g - restart) * lanes) * 4), "memset");
   cuda_check(cudaMemset(decay.get(), 0xbc, decay.bytes()), "memset");
   cuda_check(cudaMemset(starts.get(), 0, starts.bytes()), "memset");
-  const std::int64_t restart = (std::int64_t{1} << 21) - 5;
   cuda_check(cudaMemset(starts.as<std::uint8_t>() + restart, 1, 1), "memset");
-  float u, l;
-  const std::uint32_t ub = 0x3c3c3c3cu, lb = 0xbcbcbcbcu;
+  float u, u_after, l;
+  const std::uint32_t ub = 0x3c3c3c3cu, ub_after = 0x3d3d3d3du, lb = 0xbcbcbcbcu;
   std::memcpy(&u, &ub, 4);
+  std::memcpy(&u_after, &ub_after, 4);
   std::memcpy(&l, &lb, 4);
   for (method m : kFloatMethods) {
+    INFO("method " << int(m));
+    cuda_check(cudaMemset(out.get(), 0xff, out.bytes()), "memset");
     state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), s, m);
     cuda_check(cudaDeviceSynchronize(), "state_passing");
     const auto tail = download(out.as<float>() + (restart - 3) * lanes, std::size_t(g - restart + 3) * lanes);
     double h_before = u / (1 - std::exp(double(l)));  // the fixed point, long reached
     for (std::int64_t j = restart - 3; j < g; ++j) {
-      const double want = j < restart ? h_before : u * (1 - std::exp(double(l) * double(j - restart + 1))) / (1 - std::exp(double(l)));
+      const double want =
+          j < restart ? h_before : u_after * (1 - std::exp(double(l) * double(j - restart + 1))) / (1 - std::exp(double(l)));
       for (std::int64_t x : {std::int64_t{0}, std::int64_t{517}, lanes - 1})
         REQUIRE(std::fabs(tail[std::size_t((j - restart + 3) * lanes + x)] - want) <= 1e-4 * h_before);
     }

@@ -64,31 +64,36 @@ def test_forward(gen):
 
 
 def test_backward(gen):
-    for per_row in (True, False):
+    for per_row, with_starts in ((True, True), (False, True), (False, False)):
         chunks, starts = 21, torch.zeros(21, dtype=torch.uint8)
-        starts[[0, 5, 6, 15]] = 1
-        rows, cols = (2, 32) if per_row else (1, 32)
+        if with_starts:
+            starts[[0, 5, 6, 15]] = 1
+        rows, cols = 2, 32
         local = torch.randn(chunks, 1, rows, cols, dtype=torch.float64, generator=gen).cuda().requires_grad_()
         shape = (chunks, 1, rows) if per_row else (chunks, 1)
         log_decay = (-torch.rand(shape, dtype=torch.float64, generator=gen)).cuda().requires_grad_()
-        ok = torch.autograd.gradcheck(lambda u, l: mmvram_torch.state_passing(u, l, starts.cuda()),
+        maybe_starts = starts.cuda() if with_starts else None
+        name = f"{'per_row' if per_row else 'per_head'}, {'starts' if with_starts else 'no starts'}"
+        ok = torch.autograd.gradcheck(lambda u, l: mmvram_torch.state_passing(u, l, maybe_starts),
                                       (local, log_decay), eps=1e-6, atol=1e-7, rtol=1e-5, raise_exception=False)
-        check(ok, f"gradcheck float64 {'per_row' if per_row else 'per_head'}")
+        check(ok, f"gradcheck float64 {name}")
         for method in mmvram_torch.METHODS:
             u32 = local.detach().float().requires_grad_()
             l32 = log_decay.detach().float().requires_grad_()
             weights = torch.randn(local.shape, generator=gen, dtype=torch.float64).cuda()
-            (mmvram_torch.state_passing(u32, l32, starts.cuda(), method).double() * weights).sum().backward()
+            (mmvram_torch.state_passing(u32, l32, maybe_starts, method).double() * weights).sum().backward()
             u64 = local.detach().clone().requires_grad_()
             l64 = log_decay.detach().clone().requires_grad_()
             (differentiable_reference(u64, l64, starts) * weights).sum().backward()
             err_u = (u32.grad.double() - u64.grad).abs().max().item()
             err_l = ((l32.grad.double() - l64.grad).abs() / (l64.grad.abs() + 1)).max().item()
-            check(err_u < 1e-4 and err_l < 1e-4, f"backward fp32 {method}: du {err_u:.1e}, dl (relative) {err_l:.1e}")
+            check(err_u < 1e-4 and err_l < 1e-4, f"backward fp32 {method} {name}: du {err_u:.1e}, dl (relative) {err_l:.1e}")
 
 
 def main():
-    gen = torch.Generator().manual_seed(int(torch.randint(0, 2**31, (1,)).item()))
+    seed = int(torch.randint(0, 2**31, (1,)).item())
+    print(f"seed {seed}")
+    gen = torch.Generator().manual_seed(seed)
     test_forward(gen)
     test_backward(gen)
     try:

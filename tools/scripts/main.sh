@@ -20,6 +20,7 @@ if [ -x "$bin/gpu/tools/mmvram-gpu" ] && nvidia-smi >/dev/null 2>&1; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr ' ' '_')
   "$bin/gpu/tools/mmvram-gpu" check --json "experiments/results/gpu_check_${gpu}.json"
   "$bin/gpu/tools/mmvram-gpu" bench --out "experiments/results/gpu_bench_${gpu}.json"
+  "$bin/gpu/tools/mmvram-gpu" state-passing --out "experiments/results/gpu_state_passing_${gpu}.json"
   # The prediction experiment: calibrate on single instructions, then the algorithms on the
   # cuda backend beside the profile's predictions (experiments/results/{profile,prediction}_*).
   MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all

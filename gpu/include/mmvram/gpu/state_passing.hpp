@@ -31,8 +31,9 @@ struct state_passing_shape {
 // tensor_core: exp(segsum(l)) built additively and multiplied on the tensor cores (mma.sync
 //   m16n8k8 tf32; fp32 data as two tf32 parts, bf16 data exactly), the decay matrix masked at
 //   sequence starts (no subtraction);
-// tensor_core_speculative: the same product unsegmented, then each start repaired on the CUDA
-//   cores (h_i -= exp(l_r + ... + l_i) · h_{r-1}, SSCR-style);
+// tensor_core_speculative: the same product unsegmented, then each start r repaired on the CUDA
+//   cores, SSCR-style: h_i = spec_i − exp(l_r + ... + l_i) · spec_{r-1}, with spec the unsegmented
+//   values (the carry for r = 0);
 // cuda_core: the (start, decay, value) recurrence applied serially per lane on the CUDA cores.
 enum class state_passing_method { cuda_core = 0, tensor_core = 1, tensor_core_speculative = 2 };
 

@@ -9,7 +9,7 @@
 namespace mmv::gpu::warp {
 
 constexpr int kTileChunks = 16;
-constexpr int kSmemRowStride = 40;  // floats per chunk row in shared memory: conflict-free fragments
+constexpr int kSmemRowStride = 40;  // floats per chunk row in shared memory: conflict-free B loads
 
 __device__ __forceinline__ float exp_of(float x) { return expf(x); }
 __device__ __forceinline__ double exp_of(double x) { return exp(x); }
