@@ -17,7 +17,14 @@ struct cuda_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Unsegmented inclusive scan on tensor cores (MatMulScan tile scan + decoupled look-back).
+// What runs on the tensor cores: the in-tile prefix products (data × constant 0/1 matrices,
+// mma.sync m16n8k16). They are a small part of each kernel's SASS: HMMA/IMMA are 3.4% (float) and
+// 4.0% (int32) of matmul_scan's instructions, 2.3% / 2.8% of SSCR's, 1.5% / 1.8% of SCD's (static
+// counts for sm_90a, experiments/results/sass_mix_sm90a.json); loads, splits, carries, REVERT and
+// the look-back run on the CUDA cores (gpu/README.md).
+
+// Unsegmented inclusive scan; its in-tile scans on the tensor cores (MatMulScan tile scan +
+// decoupled look-back).
 // float: exact to fp32 rounding (values split into bf16 parts); int32: exact (int8 slices,
 // wrap-around on overflow like integer addition in C++ two's complement).
 void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
