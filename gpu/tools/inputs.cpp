@@ -167,4 +167,17 @@ std::string format_count(std::int64_t n) {
   return std::to_string(n);
 }
 
+std::uint16_t to_bf16_bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+float from_bf16_bits(std::uint16_t b) {
+  const std::uint32_t u = std::uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
 }  // namespace mmv::gpu::harness

@@ -43,6 +43,9 @@ void fill_flags(const distribution& d, std::uint8_t* host, std::int64_t n, std::
 std::int64_t count_segments(const std::uint8_t* flags, std::int64_t n);
 
 std::uint64_t mix64(std::uint64_t x);  // splitmix64 finaliser
+// bf16 as raw bits: round a finite float to nearest even, and widen back (exact).
+std::uint16_t to_bf16_bits(float f);
+float from_bf16_bits(std::uint16_t b);
 std::string format_count(std::int64_t n);  // 268435456 -> "2^28", 1048576+3 -> "1048579"
 
 }  // namespace mmv::gpu::harness

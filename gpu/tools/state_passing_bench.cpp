@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "cuda_util.hpp"
+#include "inputs.hpp"
 #include "json.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
@@ -46,12 +46,6 @@ batch make_batch(const state_passing_options& o) {
   b.log_decay.resize(std::size_t(b.chunks * o.heads * o.rows));
   for (auto& x : b.log_decay) x = unit(rng) < 0.1f ? 0.f : -unit(rng);
   return b;
-}
-
-std::uint16_t bf16_bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
 // Max error on every 97th lane against the float64 loop, over the magnitude of the same loop on
@@ -107,9 +101,8 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
   std::vector<std::uint16_t> local_bf16(n);
   std::vector<float> rounded(n);
   for (std::size_t i = 0; i < n; ++i) {
-    local_bf16[i] = bf16_bits(b.local[i]);
-    const std::uint32_t u = std::uint32_t(local_bf16[i]) << 16;
-    std::memcpy(&rounded[i], &u, 4);
+    local_bf16[i] = to_bf16_bits(b.local[i]);
+    rounded[i] = from_bf16_bits(local_bf16[i]);
   }
   device_buffer d_local(n * 4), d_bf16(n * 2), d_out(n * 4), d_decay(b.log_decay.size() * 4), d_starts(b.starts.size()),
       d_offsets(b.offsets.size() * 8);

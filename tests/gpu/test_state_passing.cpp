@@ -9,6 +9,7 @@
 
 #include "catch.hpp"
 #include "cuda_util.hpp"
+#include "inputs.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
 namespace {
@@ -69,19 +70,6 @@ std::vector<T> converted(const std::vector<double>& x) {
   return std::vector<T>(x.begin(), x.end());
 }
 
-std::uint16_t bf16_bits(float f) {  // round to nearest even (finite values)
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-double from_bf16(std::uint16_t b) {
-  const std::uint32_t u = std::uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 template <class T>
 device_buffer upload(const std::vector<T>& x, std::size_t offset_elems = 0) {
   device_buffer d((x.size() + offset_elems) * sizeof(T) + 1);
@@ -104,7 +92,7 @@ std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t of
   device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
   if (bf16) {
     std::vector<std::uint16_t> u(p.local.size());
-    for (std::size_t i = 0; i < u.size(); ++i) u[i] = bf16_bits(float(p.local[i]));
+    for (std::size_t i = 0; i < u.size(); ++i) u[i] = harness::to_bf16_bits(float(p.local[i]));
     const auto local = upload(u, offset);
     state_passing(local.as<std::uint16_t>() + offset, decay.as<float>(), starts.as<std::uint8_t>(),
                   out.as<float>() + offset, p.shape, m);
@@ -147,7 +135,7 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
       for (bool bf16 : {false, true}) {
         auto p = make_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
         if (bf16)
-          for (auto& x : p.local) x = from_bf16(bf16_bits(float(x)));
+          for (auto& x : p.local) x = harness::from_bf16_bits(harness::to_bf16_bits(float(x)));
         std::vector<double> want, bound, unsegmented;
         reference(p, want, bound, &unsegmented);
         for (method m : kFloatMethods) {
