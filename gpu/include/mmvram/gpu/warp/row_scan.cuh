@@ -12,6 +12,36 @@
 
 namespace mmv::gpu::warp {
 
+// Non-finite values. The products below are exact for finite data, but an inf or NaN item
+// poisons them: 0 × inf = NaN reaches every item of its MMA row, and an inf's bf16 split leaves
+// inf − inf = NaN in the lower parts. Each fp32 scan therefore checks its totals (an inf or NaN
+// item always makes one non-finite; so may an overflow) and, if any lane sees one, the warp redoes
+// that scan on the CUDA cores with plain additions, giving each result the class (finite, ±inf,
+// NaN) a sequential fp32 sum gives.
+__device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282347e38f; }  // NaN: false
+
+// row_scan on the CUDA cores: in-lane running sums, then a scan over the row's four lanes.
+__device__ __forceinline__ void row_scan_cuda_cores(const float (&v)[4][4], float (&xs)[4][4], float (&tot)[4]) {
+  const int q = threadIdx.x & 3;
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    float s[4];
+    s[0] = v[c][0];
+#pragma unroll
+    for (int e = 1; e < 4; ++e) s[e] = s[e - 1] + v[c][e];
+    float incl = s[3];
+#pragma unroll
+    for (int d = 1; d < 4; d *= 2) {
+      const float y = __shfl_up_sync(~0u, incl, d, 4);
+      if (q >= d) incl = y + incl;
+    }
+    const float before = __shfl_up_sync(~0u, incl, 1, 4);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) xs[c][e] = q == 0 ? s[e] : before + s[e];
+    tot[c] = __shfl_sync(~0u, incl, 3, 4);
+  }
+}
+
 // The B fragments row_scan takes for values of type T (float: bf16 parts; uint32: byte planes).
 template <class T>
 __device__ __forceinline__ auto make_value_frags(int lane, bool lane_blocks = false) {
@@ -46,6 +76,7 @@ __device__ __forceinline__ void row_scan(const float (&v)[4][4], const scan_frag
     xs[c1][0] = d[0][2], xs[c1][1] = d[0][3], xs[c1][2] = d[1][2], xs[c1][3] = d[1][3];
     tot[c0] = d[2][0], tot[c1] = d[2][2];
   }
+  if (__any_sync(~0u, !finite_f32(tot[0] + tot[1] + tot[2] + tot[3]))) row_scan_cuda_cores(v, xs, tot);
 }
 
 // int32 (as uint32, wrapping): the same scans with each value split into four byte planes,
@@ -110,6 +141,14 @@ __device__ __forceinline__ void lane_scan(const float (&v)[4][4], const scan_fra
   }
   S[0][0] = d0[0], S[0][1] = d0[1], S[0][2] = d1[0], S[0][3] = d1[1];
   S[1][0] = d0[2], S[1][1] = d0[3], S[1][2] = d1[2], S[1][3] = d1[3];
+  if (__any_sync(~0u, !finite_f32(S[0][3] + S[1][3]))) {  // inf / NaN in the m-tile: CUDA cores
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      S[h][0] = v[c0 + h][0];
+#pragma unroll
+      for (int e = 1; e < 4; ++e) S[h][e] = S[h][e - 1] + v[c0 + h][e];
+    }
+  }
 }
 // int32: the byte-plane scans of row_scan (exact mod 2^32) without the row totals. The byte
 // shuffles need all four chunks, so M = 0 scans the whole warp block into xs and M = 1 only
@@ -151,6 +190,15 @@ __device__ __forceinline__ float warp_total(const float (&v)[4][4]) {
   float x = d[0] + d[2];
 #pragma unroll
   for (int o = 4; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
+  if (__any_sync(~0u, !finite_f32(x))) {  // inf / NaN in the block: CUDA cores
+    x = 0;
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) x += v[c][e];
+#pragma unroll
+    for (int o = 1; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
+  }
   return x;
 }
 // int32 (wrapping): a row's total needs no column order, so a lane's own bytes are its A columns.

@@ -1,0 +1,191 @@
+// Float inputs that the random data of `mmvram-gpu check` never holds: values spanning
+// 2^-60..2^60, subnormals, values at and near FLT_MAX, and inf / NaN. Every fp32 kernel is
+// compared with a sequential fp32 sum (the class of each result: finite, +inf, -inf or NaN, which
+// no summation order changes while nothing overflows) and with a float64 sum (the size of finite
+// errors). The one documented difference: the tensor-core kernels split items into bf16 parts,
+// whose smallest subnormal is 2^-133, so an item loses what lies below that; each finite result
+// may differ by FLT_MIN (2^-126) per item summed on top of the fp32 bound.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <random>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "check.hpp"
+#include "cuda_util.hpp"
+#include "mmvram/gpu/baselines/baselines.hpp"
+
+namespace {
+
+using namespace mmv::gpu::harness;
+
+int value_class(float v) { return std::isnan(v) ? 3 : std::isinf(v) ? (v > 0 ? 1 : 2) : 0; }
+const char* class_name(int c) { return c == 0 ? "finite" : c == 1 ? "+inf" : c == 2 ? "-inf" : "NaN"; }
+
+struct special_case {
+  std::string name;
+  std::vector<float> x;
+  std::vector<std::uint8_t> flags;
+};
+
+// Runs kernel k (a scan or a segmented sum) on host data; returns out (n values) or the sums.
+std::vector<float> run_on_device(const kernel_info& k, const special_case& c) {
+  const auto n = static_cast<std::int64_t>(c.x.size());
+  device_buffer x(4 * c.x.size()), flags(c.flags.size()), out(4 * c.x.size()), offsets(8 * (c.x.size() + 1)),
+      count(8), sums_offsets(8 * (c.x.size() + 1));
+  cuda_check(cudaMemcpy(x.get(), c.x.data(), x.bytes(), cudaMemcpyHostToDevice), "upload");
+  cuda_check(cudaMemcpy(flags.get(), c.flags.data(), flags.bytes(), cudaMemcpyHostToDevice), "upload");
+  std::int64_t segs = 0;
+  for (std::int64_t i = 0; i < n; ++i) segs += i == 0 || c.flags[i] != 0;
+  device_inputs in{};
+  in.type = dtype::f32;
+  in.n = n;
+  in.x = x.get();
+  in.flags = flags.as<std::uint8_t>();
+  in.num_segments = segs;
+  if (k.needs_offsets) {
+    std::size_t tb = 0;
+    mmv::gpu::baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, nullptr, tb);
+    device_buffer tmp(tb);
+    mmv::gpu::baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, tmp.get(), tb);
+    in.offsets = offsets.as<std::int64_t>();
+  }
+  const device_outputs o{out.get(), sums_offsets.as<std::int64_t>(), count.as<std::int64_t>()};
+  std::size_t tb = 0;
+  k.run(in, o, nullptr, tb, nullptr);
+  device_buffer temp(std::max<std::size_t>(tb, 1));
+  k.run(in, o, temp.get(), tb, nullptr);
+  cuda_check(cudaDeviceSynchronize(), k.name);
+  std::vector<float> h(k.kind == op::segmented_sum ? static_cast<std::size_t>(segs) : c.x.size());
+  cuda_check(cudaMemcpy(h.data(), out.get(), 4 * h.size(), cudaMemcpyDeviceToHost), "download");
+  return h;
+}
+
+// Sequential fp32 and float64 references: per item (scans) or per segment (sums), with the
+// float64 sum of |x| so far (the scale of a finite error).
+struct reference {
+  std::vector<float> fp32;
+  std::vector<double> fp64, abs_sum;
+  std::vector<std::int64_t> length;
+};
+reference sequential(const special_case& c, bool segmented, bool sums) {
+  reference r;
+  float acc = 0;
+  double acc64 = 0, abs64 = 0;
+  std::int64_t len = 0;
+  for (std::size_t i = 0; i < c.x.size(); ++i) {
+    const bool start = i == 0 || (segmented && c.flags[i] != 0);
+    if (start && sums && i > 0) r.fp32.push_back(acc), r.fp64.push_back(acc64), r.abs_sum.push_back(abs64), r.length.push_back(len);
+    if (start) acc = 0, acc64 = 0, abs64 = 0, len = 0;
+    acc += c.x[i];
+    acc64 += double(c.x[i]);
+    abs64 += std::fabs(double(c.x[i]));
+    ++len;
+    if (!sums) r.fp32.push_back(acc), r.fp64.push_back(acc64), r.abs_sum.push_back(abs64), r.length.push_back(len);
+  }
+  if (sums && !c.x.empty()) r.fp32.push_back(acc), r.fp64.push_back(acc64), r.abs_sum.push_back(abs64), r.length.push_back(len);
+  return r;
+}
+
+struct comparison {
+  std::int64_t class_mismatches = 0, first_mismatch = -1, finite_outside_bound = 0, not_bitwise = 0;
+  std::string first_detail;
+  double worst_ratio = 0;
+};
+// Class of every result against the sequential fp32 sum; finite results within
+// f32_bound(len) * sum |x| + len * FLT_MIN of the float64 sum.
+comparison compare(const std::vector<float>& got, const reference& ref) {
+  comparison cmp;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const int want = value_class(ref.fp32[i]), have = value_class(got[i]);
+    if (std::memcmp(&got[i], &ref.fp32[i], 4) != 0) ++cmp.not_bitwise;
+    if (want != have) {
+      if (cmp.first_mismatch < 0) {
+        cmp.first_mismatch = static_cast<std::int64_t>(i);
+        cmp.first_detail = std::string("result ") + std::to_string(i) + " is " + class_name(have) + ", sequential fp32 gives " + class_name(want);
+      }
+      ++cmp.class_mismatches;
+      continue;
+    }
+    if (want != 0 || !std::isfinite(ref.fp64[i])) continue;
+    const double err = std::fabs(double(got[i]) - ref.fp64[i]);
+    const double scale = ref.abs_sum[i] * f32_bound(ref.length[i]) + double(ref.length[i]) * FLT_MIN;
+    const double ratio = err / scale;
+    cmp.worst_ratio = std::max(cmp.worst_ratio, ratio);
+    if (!(ratio <= 1)) ++cmp.finite_outside_bound;
+  }
+  return cmp;
+}
+
+std::vector<std::uint8_t> flags_of(const std::string& dist, std::size_t n, std::uint64_t seed) {
+  std::vector<std::uint8_t> f(n);
+  fill_flags(*distribution::parse(dist), f.data(), static_cast<std::int64_t>(n), seed);
+  return f;
+}
+
+std::vector<special_case> make_cases() {
+  std::mt19937_64 g(20261123);
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f), mixed(-0.5f, 1.0f);
+  std::vector<special_case> cases;
+  const std::size_t n = (1u << 20) + 3;
+  for (const char* dist : {"one_segment", "geometric:32", "fixed:4096"}) {
+    special_case wide{std::string("wide 2^-60..2^60, ") + dist, std::vector<float>(n), flags_of(dist, n, g())};
+    for (auto& v : wide.x) v = std::ldexp(unit(g), static_cast<int>(g() % 121) - 60) * ((g() & 1) ? 1.0f : -1.0f);
+    cases.push_back(wide);
+    special_case nonfinite{std::string("inf and NaN, ") + dist, std::vector<float>(n), flags_of(dist, n, g())};
+    for (auto& v : nonfinite.x) {
+      const std::uint64_t r = g() % 3000;
+      v = r == 0 ? INFINITY : r == 1 ? -INFINITY : r == 2 ? NAN : mixed(g);
+    }
+    cases.push_back(nonfinite);
+  }
+  // Subnormal items k * 2^-149 (k < 64) in segments short enough that every sum is exact.
+  for (const char* dist : {"geometric:32", "fixed:4096"}) {
+    special_case sub{std::string("subnormal, ") + dist, std::vector<float>(n), flags_of(dist, n, g())};
+    for (auto& v : sub.x) v = std::ldexp(float(g() % 64), -149);
+    cases.push_back(sub);
+  }
+  // Near FLT_MAX: alternating +-0.75 FLT_MAX (every sequential prefix finite), and pairs of
+  // +0.75 FLT_MAX whose sum overflows to +inf.
+  special_case big{"alternating +-0.75 FLT_MAX, one_segment", std::vector<float>(n), flags_of("one_segment", n, 1)};
+  for (std::size_t i = 0; i < n; ++i) big.x[i] = (i % 2 ? -0.75f : 0.75f) * FLT_MAX;
+  cases.push_back(big);
+  special_case at_max{"alternating +-FLT_MAX, one_segment", std::vector<float>(n), flags_of("one_segment", n, 1)};
+  for (std::size_t i = 0; i < n; ++i) at_max.x[i] = i % 2 ? -FLT_MAX : FLT_MAX;
+  cases.push_back(at_max);
+  special_case overflow{"pairs of 0.75 FLT_MAX, fixed:2", std::vector<float>(n, 0.75f * FLT_MAX), flags_of("fixed:2", n, 1)};
+  cases.push_back(overflow);
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("fp32 kernels on wide-range, subnormal, near-FLT_MAX and non-finite values", "[ours][special]") {
+  std::string err;
+  const auto kernels = select_kernels("matmul_scan,cub_inclusive_sum,sscr_segmented_scan,cub_flag_pair_scan,"
+                                      "scd_segmented_sum,cub_segmented_reduce_sum", err);
+  REQUIRE(!kernels.empty());
+  for (const special_case& c : make_cases()) {
+    for (const kernel_info* k : kernels) {
+      const bool segmented = k->kind != op::scan, sums = k->kind == op::segmented_sum;
+      const reference ref = sequential(c, segmented, sums);
+      const auto got = run_on_device(*k, c);
+      REQUIRE(got.size() == ref.fp32.size());
+      const comparison cmp = compare(got, ref);
+      std::printf("special %-26s %-44s results %8zu  class mismatches %7lld  finite beyond bound %6lld (worst %.3g)  not bitwise %7lld  %s\n",
+                  k->name.c_str(), c.name.c_str(), got.size(), static_cast<long long>(cmp.class_mismatches),
+                  static_cast<long long>(cmp.finite_outside_bound), cmp.worst_ratio,
+                  static_cast<long long>(cmp.not_bitwise), cmp.first_detail.c_str());
+      INFO(k->name << " on " << c.name << ": " << cmp.first_detail);
+      CHECK(cmp.class_mismatches == 0);
+      CHECK(cmp.finite_outside_bound == 0);
+    }
+  }
+}
