@@ -25,7 +25,9 @@ struct row {
   double median_ms = NAN, min_ms = NAN, max_ms = NAN;
   std::string error;
   double gitems() const { return double(n) / (median_ms * 1e-3) / 1e9; }
-  double gbs() const { return bytes_per_item(k->kind) * double(n) / (median_ms * 1e-3) / 1e9; }
+  // Bandwidth of the bytes this kernel moves, and of the operation's byte floor.
+  double gbs() const { return k->bytes(n, segments) / (median_ms * 1e-3) / 1e9; }
+  double floor_gbs() const { return bytes_per_item(k->kind) * double(n) / (median_ms * 1e-3) / 1e9; }
 };
 
 // Times k over the input sets (warm-up, then reps calls rotating sets, events around each).
@@ -73,6 +75,8 @@ const row* find_row(const std::vector<row>& rows, const std::string& kernel, dty
   return nullptr;
 }
 
+bool unsegmented(op o) { return o == op::copy || o == op::reduce || o == op::scan; }
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -100,41 +104,56 @@ int run_bench(const bench_options& o, std::ostream& os) {
   if (kernels.empty()) throw std::invalid_argument(err);
   const auto dists = o.dists.empty() ? bench_distributions() : o.dists;
   const std::int64_t n = o.n;
+  if (o.offset < 0 || o.offset > 15) throw std::invalid_argument("--offset must be in 0..15 items");
+  const auto pad = static_cast<std::size_t>(o.offset);
   const auto vbytes = static_cast<std::size_t>(n) * 4;
   const double set_bytes = double(n) * 5;
   const int sets = o.sets > 0 ? o.sets
                               : std::clamp(static_cast<int>(std::ceil(3.0 * double(dev.l2_bytes) / set_bytes)), 2, 64);
-  bool any_keys = false, any_offsets = false, any_scd = false;
+  bool any_keys = false, any_byte_keys = false, any_offsets = false, any_scd = false;
   for (auto* k : kernels) {
+    if (!k->unavailable.empty()) os << "skipping " << k->name << ": " << k->unavailable << '\n';
     any_keys = any_keys || k->needs_keys;
+    any_byte_keys = any_byte_keys || k->needs_byte_keys;
     any_offsets = any_offsets || k->needs_offsets;
     any_scd = any_scd || k->reports_offsets;
   }
   os << "mmvram-gpu bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
      << " MiB, CUDA " << cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
-     << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed << '\n';
+     << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
+     << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
+     << '\n';
 
   std::vector<row> rows;
   std::unique_ptr<unsigned char[]> hbuf(new unsigned char[vbytes]);
   std::unique_ptr<std::uint8_t[]> hflags(new std::uint8_t[static_cast<std::size_t>(n)]);
-  device_buffer out(vbytes), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
-  const device_outputs outs{out.get(), scd_offsets.as<std::int64_t>(), scd_count.as<std::int64_t>()};
+  device_buffer out(vbytes + 4 * pad), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
+  const device_outputs outs{out.as<unsigned char>() + 4 * pad, scd_offsets.as<std::int64_t>(),
+                            scd_count.as<std::int64_t>()};
   int set_index = 0;
   for (dtype t : o.dtypes) {
-    std::vector<device_buffer> xs, fl, keys, offs;
+    std::vector<device_buffer> xs, fl, keys, byte_keys, offs;
     std::vector<device_inputs> ins(static_cast<std::size_t>(sets));
     for (int s = 0; s < sets; ++s) {
       fill_values(t, hbuf.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
-      xs.emplace_back(vbytes);
-      cuda_check(cudaMemcpy(xs.back().get(), hbuf.get(), vbytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-      fl.emplace_back(static_cast<std::size_t>(n));
+      xs.emplace_back(vbytes + 4 * pad);
+      cuda_check(cudaMemcpy(xs.back().as<unsigned char>() + 4 * pad, hbuf.get(), vbytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+      fl.emplace_back(static_cast<std::size_t>(n) + pad);
       keys.emplace_back(any_keys ? vbytes : 0);
+      byte_keys.emplace_back(any_byte_keys ? static_cast<std::size_t>(n) : 0);
       offs.emplace_back();
-      ins[s] = device_inputs{t, n, xs.back().get(), fl.back().as<std::uint8_t>(), keys.back().as<std::int32_t>(), nullptr, 1};
+      ins[s] = device_inputs{};
+      ins[s].type = t;
+      ins[s].n = n;
+      ins[s].x = xs.back().as<unsigned char>() + 4 * pad;
+      ins[s].flags = fl.back().as<std::uint8_t>() + pad;
+      ins[s].keys = keys.back().as<std::int32_t>();
+      ins[s].byte_keys = byte_keys.back().as<std::uint8_t>();
+      ins[s].num_segments = 1;
     }
-    // Unsegmented kernels: the copy and the scans, distribution "none".
+    // Unsegmented kernels: the copy, the reduction and the scans, distribution "none".
     for (auto* k : kernels) {
-      if (k->kind != op::copy && k->kind != op::scan) continue;
+      if (!unsegmented(k->kind) || !k->unavailable.empty()) continue;
       row r;
       r.k = k;
       r.type = t;
@@ -148,13 +167,19 @@ int run_bench(const bench_options& o, std::ostream& os) {
         fill_flags(d, hflags.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
         const std::int64_t segs = count_segments(hflags.get(), n);
         if (s == 0) segs0 = segs;
-        cuda_check(cudaMemcpy(fl[s].get(), hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
+        cuda_check(cudaMemcpy(fl[s].as<std::uint8_t>() + pad, hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
         ins[s].num_segments = segs;
         if (any_keys) {  // preparation, outside the timed region
           std::size_t tb = 0;
           baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, nullptr, tb);
           device_buffer tmp(tb);
           baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, tmp.get(), tb);
+        }
+        if (any_byte_keys) {
+          std::size_t tb = 0;
+          baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, nullptr, tb);
+          device_buffer tmp(tb);
+          baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, tmp.get(), tb);
         }
         if (any_offsets) {
           offs[s] = device_buffer();  // free the previous distribution's first
@@ -168,7 +193,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
         cuda_check(cudaDeviceSynchronize(), "input preparation");
       }
       for (auto* k : kernels) {
-        if (k->kind != op::segmented_scan && k->kind != op::segmented_sum) continue;
+        if (unsegmented(k->kind) || !k->unavailable.empty()) continue;
         row r;
         r.k = k;
         r.type = t;
@@ -187,19 +212,20 @@ int run_bench(const bench_options& o, std::ostream& os) {
 
   // Table.
   char buf[512];
-  std::snprintf(buf, sizeof buf, "\n%-26s %-4s %-16s %9s %9s %8s %6s  %s\n", "kernel", "type", "distribution",
-                "time_ms", "Gitem/s", "GB/s", "%copy", "speedup vs baselines");
+  std::snprintf(buf, sizeof buf, "\n%-27s %-4s %-16s %9s %9s %8s %6s %6s  %s\n", "kernel", "type", "distribution",
+                "time_ms", "Gitem/s", "GB/s", "%copy", "%read", "speedup vs baselines");
   os << buf;
   int failures = 0;
   for (const auto& r : rows) {
     if (!r.error.empty()) {
       ++failures;
-      std::snprintf(buf, sizeof buf, "%-26s %-4s %-16s  ERROR: %s\n", r.k->name.c_str(), dtype_name(r.type),
+      std::snprintf(buf, sizeof buf, "%-27s %-4s %-16s  ERROR: %s\n", r.k->name.c_str(), dtype_name(r.type),
                     r.dist.c_str(), r.error.c_str());
       os << buf;
       continue;
     }
     const row* copy = find_row(rows, "copy", r.type, "none");
+    const row* read = find_row(rows, "read_only_reduce", r.type, "none");
     std::string sp;
     for (const auto& ref : reference_kernels(r.k->kind)) {
       const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
@@ -208,9 +234,10 @@ int run_bench(const bench_options& o, std::ostream& os) {
       std::snprintf(s, sizeof s, " %s %.2fx", ref.c_str(), b->median_ms / r.median_ms);
       sp += s;
     }
-    std::snprintf(buf, sizeof buf, "%-26s %-4s %-16s %9.3f %9.1f %8.0f %5.0f%% %s\n", r.k->name.c_str(),
+    std::snprintf(buf, sizeof buf, "%-27s %-4s %-16s %9.3f %9.1f %8.0f %5.0f%% %5.0f%% %s\n", r.k->name.c_str(),
                   dtype_name(r.type), r.dist.c_str(), r.median_ms, r.gitems(), r.gbs(),
-                  copy ? 100.0 * r.gbs() / copy->gbs() : NAN, sp.c_str());
+                  copy ? 100.0 * r.gbs() / copy->gbs() : NAN, read ? 100.0 * r.floor_gbs() / read->gbs() : NAN,
+                  sp.c_str());
     os << buf;
   }
 
@@ -232,7 +259,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
     j.field("n", n).field("reps", o.reps).field("warmup", o.warmup).field("input_sets", sets);
     j.field("working_set_bytes", static_cast<std::uint64_t>(set_bytes * sets));
-    j.field("seed", o.seed);
+    j.field("seed", o.seed).field("pointer_offset_items", o.offset);
     j.field("timing", "CUDA events around each call; median over reps, input sets rotated per call");
     j.begin_array("rows");
     for (const auto& r : rows) {
@@ -243,7 +270,9 @@ int run_bench(const bench_options& o, std::ostream& os) {
       if (r.mean > 0) j.field("mean_segment_length", r.mean);
       else j.null_field("mean_segment_length");
       j.field("num_segments", r.segments).field("segment_density", double(r.segments) / double(r.n));
-      j.field("bytes_per_item", bytes_per_item(r.k->kind)).field("reps", o.reps);
+      j.field("bytes_per_item", bytes_per_item(r.k->kind));
+      j.field("kernel_bytes_per_item", r.k->item_bytes).field("kernel_bytes_per_segment", r.k->segment_bytes);
+      j.field("reps", o.reps);
       if (!r.error.empty()) {
         j.field("error", r.error);
         j.end_object();
@@ -254,6 +283,10 @@ int run_bench(const bench_options& o, std::ostream& os) {
       const row* copy = find_row(rows, "copy", r.type, "none");
       if (copy) j.field("copy_bandwidth_fraction", r.gbs() / copy->gbs());
       else j.null_field("copy_bandwidth_fraction");
+      // The operation's byte floor moved at the read-only ceiling's bandwidth, over this time.
+      const row* read = find_row(rows, "read_only_reduce", r.type, "none");
+      if (read) j.field("floor_fraction_of_read_only", r.floor_gbs() / read->gbs());
+      else j.null_field("floor_fraction_of_read_only");
       j.begin_object("speedup_vs");
       for (const auto& ref : reference_kernels(r.k->kind)) {
         const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);

@@ -19,6 +19,7 @@ struct bench_options {
   std::string kernels = "all";
   std::vector<dtype> dtypes{dtype::f32, dtype::i32};
   std::vector<distribution> dists;  // empty: bench_distributions()
+  std::int64_t offset = 0;          // x, flags and out this many items (0..15) past aligned
   std::string out_path;
 };
 // one_segment, all_length_1, geometric and pareto with means 32, 1K, 32K, 1M, fixed 32..1M.

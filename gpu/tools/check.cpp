@@ -36,7 +36,7 @@ std::unique_ptr<T[]> download(const void* src, std::int64_t count) {
 
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
                                      std::int64_t n, const distribution& d, std::uint64_t seed,
-                                     bool with_unsegmented) {
+                                     bool with_unsegmented, std::int64_t offset) {
   std::vector<const kernel_info*> ks;
   for (auto* k : kernels)
     if (with_unsegmented || k->kind == op::segmented_scan || k->kind == op::segmented_sum) ks.push_back(k);
@@ -59,8 +59,10 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
     r.operation = op_name(k->kind);
     r.type = t;
     r.n = n;
-    r.distribution = (k->kind == op::copy || k->kind == op::scan) ? "none" : d.name();
-    r.num_segments = (k->kind == op::copy || k->kind == op::scan) ? 1 : segs;
+    const bool unsegmented = k->kind == op::copy || k->kind == op::reduce || k->kind == op::scan;
+    r.distribution = unsegmented ? "none" : d.name();
+    r.num_segments = unsegmented ? 1 : segs;
+    r.pointer_offset = offset;
     return r;
   };
   auto skip_all = [&](const std::string& why) {
@@ -73,30 +75,47 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
     return results;
   };
 
-  const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n);
+  if (offset < 0 || offset > 15) throw std::invalid_argument("check_case: pointer offset must be in 0..15 items");
+  // Inputs and out start `offset` items past the allocations (unaligned pointers when odd).
+  const auto pad = static_cast<std::size_t>(offset);
+  const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n) + 9 * pad;
   if (base + memory_margin > free_device_bytes())
     return skip_all("needs " + gib(double(base + memory_margin)) + " of device memory, " +
                     gib(double(free_device_bytes())) + " free");
   device_buffer dx, dflags, dout;
   try {
-    dx = device_buffer(vbytes);
-    dflags = device_buffer(static_cast<std::size_t>(n));
-    dout = device_buffer(vbytes);
+    dx = device_buffer(vbytes + 4 * pad);
+    dflags = device_buffer(static_cast<std::size_t>(n) + pad);
+    dout = device_buffer(vbytes + 4 * pad);
   } catch (const cuda_error& e) {
     return skip_all(e.what());
   }
-  cuda_check(cudaMemcpy(dx.get(), hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
-  cuda_check(cudaMemcpy(dflags.get(), hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice),
-             "cudaMemcpy to device");
-  device_inputs in{t, n, dx.get(), dflags.as<std::uint8_t>(), nullptr, nullptr, segs};
-  device_buffer keys, offsets, scd_offsets, scd_count;
+  auto* x_at = dx.as<unsigned char>() + 4 * pad;
+  auto* flags_at = dflags.as<std::uint8_t>() + pad;
+  auto* out_at = dout.as<unsigned char>() + 4 * pad;
+  cuda_check(cudaMemcpy(x_at, hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  cuda_check(cudaMemcpy(flags_at, hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  device_inputs in{};
+  in.type = t;
+  in.n = n;
+  in.x = x_at;
+  in.flags = flags_at;
+  in.num_segments = segs;
+  device_buffer keys, byte_keys, offsets, scd_offsets, scd_count;
 
   for (auto* k : ks) {
     check_result r = result_for(k);
+    if (!k->unavailable.empty()) {
+      r.status = "SKIPPED";
+      r.detail = k->unavailable;
+      results.push_back(r);
+      continue;
+    }
     try {
       // Device memory this kernel needs beyond the inputs and out.
       std::size_t extra = 0;
       if (k->needs_keys && keys.get() == nullptr) extra += vbytes;
+      if (k->needs_byte_keys && byte_keys.get() == nullptr) extra += static_cast<std::size_t>(n);
       if (k->needs_offsets && offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(segs + 1);
       if (k->reports_offsets && scd_offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(n + 2);
       if (extra + memory_margin > free_device_bytes()) {
@@ -115,6 +134,15 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
         cuda_check(cudaDeviceSynchronize(), "make_segment_keys");
         in.keys = keys.as<std::int32_t>();
       }
+      if (k->needs_byte_keys && byte_keys.get() == nullptr) {
+        byte_keys = device_buffer(static_cast<std::size_t>(n));
+        std::size_t tb = 0;
+        baselines::make_segment_keys(in.flags, byte_keys.as<std::uint8_t>(), n, nullptr, tb);
+        device_buffer tmp(tb);
+        baselines::make_segment_keys(in.flags, byte_keys.as<std::uint8_t>(), n, tmp.get(), tb);
+        cuda_check(cudaDeviceSynchronize(), "make_segment_keys");
+        in.byte_keys = byte_keys.as<std::uint8_t>();
+      }
       if (k->needs_offsets && offsets.get() == nullptr) {
         offsets = device_buffer(8 * static_cast<std::size_t>(segs + 1));
         device_buffer count(8);
@@ -127,7 +155,7 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
         if (got != segs) throw cuda_error("make_segment_offsets counted " + std::to_string(got) + " segments, expected " + std::to_string(segs));
         in.offsets = offsets.as<std::int64_t>();
       }
-      device_outputs o{dout.get(), nullptr, nullptr};
+      device_outputs o{out_at, nullptr, nullptr};
       if (k->reports_offsets) {
         if (scd_offsets.get() == nullptr) {
           scd_offsets = device_buffer(8 * static_cast<std::size_t>(n + 1));
@@ -138,7 +166,7 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
         cuda_check(cudaMemset(o.offsets, 0xff, scd_offsets.bytes()), "cudaMemset");
         cuda_check(cudaMemset(o.num_segments, 0xff, 8), "cudaMemset");
       }
-      cuda_check(cudaMemset(dout.get(), 0xff, vbytes), "cudaMemset");  // poison: NaN / -1
+      cuda_check(cudaMemset(dout.get(), 0xff, dout.bytes()), "cudaMemset");  // poison: NaN / -1
       std::size_t tb = 0;
       k->run(in, o, nullptr, tb, nullptr);
       device_buffer temp(std::max<std::size_t>(tb, 1));
@@ -147,9 +175,12 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
       cuda_check(cudaGetLastError(), k->name);
 
       if (k->kind == op::copy || k->kind == op::scan || k->kind == op::segmented_scan)
-        cuda_check(cudaMemcpy(hout, dout.get(), vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+        cuda_check(cudaMemcpy(hout, out_at, vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
       if (k->kind == op::copy) {
         r.v = verify_copy(hx, hout, static_cast<std::int64_t>(vbytes));
+      } else if (k->kind == op::reduce) {
+        cuda_check(cudaMemcpy(hout, out_at, 4, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+        r.v = verify_reduce(t, hx, hout, n);
       } else if (k->kind == op::scan || k->kind == op::segmented_scan) {
         r.v = verify_segmented_scan(t, hx, k->kind == op::scan ? nullptr : hf, hout, n);
       } else {
@@ -160,7 +191,7 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
           if (reported == segs) hoff = download<std::int64_t>(o.offsets, segs + 1);
         }
         if (reported == segs && segs > 0)
-          cuda_check(cudaMemcpy(hout, dout.get(), 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
+          cuda_check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
                      "cudaMemcpy to host");
         r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n);
       }
@@ -188,7 +219,8 @@ struct planned_case {
   std::int64_t n;
   distribution dist;
   bool with_unsegmented;
-  std::string group;  // "main", "edge", "big"
+  std::string group;  // "main", "edge", "unaligned", "big"
+  std::int64_t offset = 0;
 };
 
 std::vector<planned_case> plan(const check_options& o) {
@@ -213,6 +245,14 @@ std::vector<planned_case> plan(const check_options& o) {
         first = false;
       }
     }
+    // x + 1, flags + 1, out + 1 (and + 3): the kernels' unaligned paths.
+    for (std::int64_t off : {1, 3}) {
+      first = true;
+      for (const distribution& d : standard_distributions()) {
+        cases.push_back({t, (std::int64_t{1} << 20) + 77, d, first, "unaligned", off});
+        first = false;
+      }
+    }
   }
   if (!o.quick && o.big)
     for (dtype t : o.dtypes) {
@@ -224,8 +264,9 @@ std::vector<planned_case> plan(const check_options& o) {
 
 void print_row(std::ostream& os, const check_result& r) {
   char buf[512];
+  const std::string dist = r.distribution + (r.pointer_offset ? " +" + std::to_string(r.pointer_offset) : "");
   std::snprintf(buf, sizeof buf, "%-26s %-4s %12s %-16s %10lld %10.2e %8.3f  %s", r.kernel.c_str(),
-                dtype_name(r.type), format_count(r.n).c_str(), r.distribution.c_str(),
+                dtype_name(r.type), format_count(r.n).c_str(), dist.c_str(),
                 static_cast<long long>(r.num_segments), r.v.max_error, r.v.worst_ratio, r.status.c_str());
   os << buf;
   if (!r.detail.empty() && r.status != "PASS") os << "  " << r.detail;
@@ -264,6 +305,7 @@ void write_json(const std::string& path, const check_options& o, const device_in
         .field("n", r.n)
         .field("distribution", r.distribution)
         .field("num_segments", r.num_segments)
+        .field("pointer_offset_items", r.pointer_offset)
         .field("status", r.status)
         .field("max_rel_error", r.v.max_error)
         .field("worst_error_over_bound", r.v.worst_ratio)
@@ -307,7 +349,7 @@ int run_check(const check_options& o, std::ostream& os) {
     }
     std::vector<check_result> rs;
     try {
-      rs = check_case(kernels, pc.type, pc.n, pc.dist, mix64(o.seed + c), pc.with_unsegmented);
+      rs = check_case(kernels, pc.type, pc.n, pc.dist, mix64(o.seed + c), pc.with_unsegmented, pc.offset);
     } catch (const cuda_error& e) {
       os << "fatal: " << e.what() << " (case " << format_count(pc.n) << " " << pc.dist.name() << ")\n";
       lost = true;

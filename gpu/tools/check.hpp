@@ -18,17 +18,19 @@ struct check_result {
   std::int64_t n = 0;
   std::string distribution;
   std::int64_t num_segments = 0;
-  std::string status;  // PASS, FAIL, ERROR (the call threw), SKIPPED (not enough memory)
+  std::int64_t pointer_offset = 0;  // items past aligned allocations (x, flags, out)
+  std::string status;  // PASS, FAIL, ERROR (the call threw), SKIPPED (not enough memory, not built)
   verdict v;
   std::string detail;
 };
 
 // Generates one case (values from seed, flags of d), runs each kernel on poisoned outputs and
-// compares with the reference. Copy and unsegmented scans run only when with_unsegmented.
+// compares with the reference. Copy, reduction and unsegmented scans run only when
+// with_unsegmented. x, flags and out start `offset` items (0..15) past aligned allocations.
 // Throws cuda_error when the CUDA context is lost (a sticky error after a kernel).
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
                                      std::int64_t n, const distribution& d, std::uint64_t seed,
-                                     bool with_unsegmented);
+                                     bool with_unsegmented, std::int64_t offset = 0);
 
 struct check_options {
   bool quick = false;

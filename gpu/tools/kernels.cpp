@@ -10,6 +10,7 @@ namespace mmv::gpu::harness {
 const char* op_name(op o) {
   switch (o) {
     case op::copy: return "copy";
+    case op::reduce: return "reduce";
     case op::scan: return "scan";
     case op::segmented_scan: return "segmented_scan";
     case op::segmented_sum: return "segmented_sum";
@@ -21,6 +22,7 @@ double bytes_per_item(op o) {
   switch (o) {
     case op::copy:
     case op::scan: return 8;
+    case op::reduce: return 4;
     case op::segmented_scan: return 9;
     case op::segmented_sum: return 5;
   }
@@ -39,55 +41,76 @@ void typed(const device_inputs& in, const device_outputs& o, F&& f) {
   else f(static_cast<const i32*>(in.x), static_cast<i32*>(o.out));
 }
 
+using run_fn = decltype(kernel_info::run);
+enum needs : unsigned { none = 0, keys = 1, byte_keys = 2, offsets = 4, reports_offsets = 8 };
+
+kernel_info make(std::string name, op kind, std::string family, double item_bytes, double segment_bytes,
+                 unsigned need, run_fn run) {
+  kernel_info k;
+  k.name = std::move(name);
+  k.kind = kind;
+  k.family = std::move(family);
+  k.needs_keys = need & keys;
+  k.needs_byte_keys = need & byte_keys;
+  k.needs_offsets = need & offsets;
+  k.reports_offsets = need & reports_offsets;
+  k.item_bytes = item_bytes;
+  k.segment_bytes = segment_bytes;
+  k.run = std::move(run);
+  return k;
+}
+
 std::vector<kernel_info> make_registry() {
+  using in_t = const device_inputs&;
+  using out_t = const device_outputs&;
   std::vector<kernel_info> k;
-  k.push_back({"copy", op::copy, "copy", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 if (temp == nullptr) { bytes = 0; return; }
-                 bl::device_copy(in.x, o.out, static_cast<std::size_t>(in.n) * 4, s);
-               }});
-  k.push_back({"matmul_scan", op::scan, "ours", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { mmv::gpu::matmul_scan(x, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"cub_inclusive_sum", op::scan, "cub", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum(x, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"sscr_segmented_scan", op::segmented_scan, "ours", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) {
-                   mmv::gpu::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s);
-                 });
-               }});
-  k.push_back({"vcu_flag_transform_scan", op::segmented_scan, "vcu", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { bl::vcu_flag_transform_scan(x, in.flags, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"vcu_min_index_scan", op::segmented_scan, "vcu", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { bl::vcu_min_index_scan(x, in.flags, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"cub_inclusive_sum_by_key", op::segmented_scan, "cub", true, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum_by_key(in.keys, x, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"cub_flag_pair_scan", op::segmented_scan, "cub", false, false, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) { bl::cub_flag_pair_scan(x, in.flags, out, in.n, temp, bytes, s); });
-               }});
-  k.push_back({"scd_segmented_sum", op::segmented_sum, "ours", false, false, true,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) {
-                   mmv::gpu::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
-                 });
-               }});
-  k.push_back({"cub_segmented_reduce_sum", op::segmented_sum, "cub", false, true, false,
-               [](const device_inputs& in, const device_outputs& o, void* temp, std::size_t& bytes, cudaStream_t s) {
-                 typed(in, o, [&](auto x, auto out) {
-                   bl::cub_segmented_reduce_sum(x, in.offsets, in.num_segments, out, temp, bytes, s);
-                 });
-               }});
+  k.push_back(make("copy", op::copy, "copy", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    if (temp == nullptr) { bytes = 0; return; }
+    bl::device_copy(in.x, o.out, static_cast<std::size_t>(in.n) * 4, s);
+  }));
+  k.push_back(make("read_only_reduce", op::reduce, "copy", 4, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_reduce_sum(x, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("matmul_scan", op::scan, "ours", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { mmv::gpu::matmul_scan(x, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("cub_inclusive_sum", op::scan, "cub", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum(x, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("sscr_segmented_scan", op::segmented_scan, "ours", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { mmv::gpu::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("vcu_flag_transform_scan", op::segmented_scan, "vcu", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::vcu_flag_transform_scan(x, in.flags, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("vcu_min_index_scan", op::segmented_scan, "vcu", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::vcu_min_index_scan(x, in.flags, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("cub_inclusive_sum_by_key", op::segmented_scan, "cub", 12, 0, keys, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum_by_key(in.keys, x, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("cub_inclusive_sum_by_key_u8", op::segmented_scan, "cub", 9, 0, byte_keys, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum_by_key(in.byte_keys, x, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("cub_flag_pair_scan", op::segmented_scan, "cub", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_flag_pair_scan(x, in.flags, out, in.n, temp, bytes, s); });
+  }));
+  // Begin and end offsets are one array read at k and k + 1: 8 bytes per segment.
+  k.push_back(make("cccl_segmented_scan", op::segmented_scan, "cccl", 8, 8, offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cccl_inclusive_segmented_sum(x, in.offsets, in.num_segments, out, temp, bytes, s); });
+  }));
+  if (!bl::cccl_segmented_scan_available())
+    k.back().unavailable = "not built: no CCCL headers with cub::DeviceSegmentedScan were found (pip install nvidia-cuda-cccl, configure again)";
+  // Sums (4) and offsets (8) written per segment.
+  k.push_back(make("scd_segmented_sum", op::segmented_sum, "ours", 5, 12, reports_offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) {
+      mmv::gpu::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
+    });
+  }));
+  // Offsets read (8) and sums written (4) per segment.
+  k.push_back(make("cub_segmented_reduce_sum", op::segmented_sum, "cub", 4, 12, offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { bl::cub_segmented_reduce_sum(x, in.offsets, in.num_segments, out, temp, bytes, s); });
+  }));
   return k;
 }
 
@@ -126,11 +149,12 @@ std::vector<const kernel_info*> select_kernels(const std::string& spec, std::str
 
 std::vector<std::string> reference_kernels(op o) {
   switch (o) {
-    case op::copy: return {};
+    case op::copy:
+    case op::reduce: return {};
     case op::scan: return {"cub_inclusive_sum"};
     case op::segmented_scan:
-      return {"cub_inclusive_sum_by_key", "cub_flag_pair_scan", "vcu_flag_transform_scan",
-              "vcu_min_index_scan"};
+      return {"cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8", "cub_flag_pair_scan",
+              "cccl_segmented_scan", "vcu_flag_transform_scan", "vcu_min_index_scan"};
     case op::segmented_sum: return {"cub_segmented_reduce_sum"};
   }
   return {};

@@ -13,10 +13,11 @@
 
 namespace mmv::gpu::harness {
 
-enum class op { copy, scan, segmented_scan, segmented_sum };
+enum class op { copy, reduce, scan, segmented_scan, segmented_sum };
 const char* op_name(op o);
-// Bytes of device traffic counted per item (docs/gpu_targets.md): copy and scan 8 (4 read + 4
-// written), segmented scan 9 (4 + 1 flag + 4), segmented sum 5 (read only).
+// The byte floor of an operation, per item: what any kernel must read and write
+// (docs/gpu_targets.md): copy and scan 8 (4 read + 4 written), reduce 4, segmented scan 9
+// (4 + 1 flag + 4), segmented sum 5 (read only; the sums are per segment).
 double bytes_per_item(op o);
 
 // One input set on the device. keys / offsets are prepared only for kernels that need them.
@@ -26,6 +27,7 @@ struct device_inputs {
   const void* x = nullptr;
   const std::uint8_t* flags = nullptr;
   const std::int32_t* keys = nullptr;       // segment ids (make_segment_keys)
+  const std::uint8_t* byte_keys = nullptr;  // segment ids mod 256 (make_segment_keys)
   const std::int64_t* offsets = nullptr;    // segment starts + n (make_segment_offsets)
   std::int64_t num_segments = 0;            // host copy of the segment count
 };
@@ -40,10 +42,18 @@ struct device_outputs {
 struct kernel_info {
   std::string name;
   op kind;
-  std::string family;  // "ours" (api.hpp), "cub", "vcu" (CUDA-core baselines), "copy"
-  bool needs_keys = false, needs_offsets = false, reports_offsets = false;
+  std::string family;  // "ours" (api.hpp), "cub", "cccl", "vcu" (CUDA-core baselines), "copy"
+  bool needs_keys = false, needs_byte_keys = false, needs_offsets = false, reports_offsets = false;
+  // The device traffic of one call as this kernel does it: bytes per item (e.g. ScanByKey's
+  // int32 keys) plus bytes per segment (offsets read, sums and offsets written).
+  double item_bytes = 0, segment_bytes = 0;
+  // Non-empty when the kernel is not in this build: why (check and bench skip it and say so).
+  std::string unavailable;
   // CUB temp convention: temp == nullptr sets temp_bytes only.
   std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t)> run;
+  double bytes(std::int64_t n, std::int64_t segments) const {
+    return item_bytes * double(n) + segment_bytes * double(segments);
+  }
 };
 
 const std::vector<kernel_info>& all_kernels();

@@ -1,5 +1,6 @@
-// mmvram-gpu: check (correctness against CPU references) and bench (timings as JSON) for the
-// CUDA kernels of mmvram and their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
+// mmvram-gpu: check (correctness against CPU references), bench (timings as JSON) and profile
+// (a few calls of one kernel, for ncu and compute-sanitizer) for the CUDA kernels of mmvram and
+// their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
 // error or no CUDA device.
 #include <charconv>
 #include <cmath>
@@ -24,13 +25,19 @@ using namespace mmv::gpu::harness;
 const char* usage =
     "usage: mmvram-gpu check [--quick] [--no-big] [--seed S] [--kernels LIST] [--dtypes LIST]\n"
     "                        [--json FILE] [--verbose]\n"
-    "       mmvram-gpu bench [--n N] [--reps R] [--warmup W] [--sets K] [--seed S]\n"
+    "       mmvram-gpu bench [--n N] [--reps R] [--warmup W] [--sets K] [--seed S] [--offset O]\n"
     "                        [--kernels LIST] [--dtypes LIST] [--dists LIST] [--out FILE.json]\n"
+    "       mmvram-gpu profile --kernels NAME [--dtypes T] [--dists D] [--n N] [--offset O]\n"
+    "                        [--calls C] [--seed S]\n"
     "  N may be written 2^K or 2^K+C. LIST is comma-separated. --kernels: all (default), ours,\n"
-    "  baselines, or names (copy, matmul_scan, cub_inclusive_sum, sscr_segmented_scan,\n"
-    "  vcu_flag_transform_scan, vcu_min_index_scan, cub_inclusive_sum_by_key, cub_flag_pair_scan,\n"
-    "  scd_segmented_sum, cub_segmented_reduce_sum). --dtypes: f32,i32. --dists: one_segment,\n"
-    "  no_flags, first_flag_0, all_length_1, geometric:M, pareto:M, fixed:L.\n"
+    "  baselines, or names (copy, read_only_reduce, matmul_scan, cub_inclusive_sum,\n"
+    "  sscr_segmented_scan, vcu_flag_transform_scan, vcu_min_index_scan, cub_inclusive_sum_by_key,\n"
+    "  cub_inclusive_sum_by_key_u8, cub_flag_pair_scan, cccl_segmented_scan, scd_segmented_sum,\n"
+    "  cub_segmented_reduce_sum). --dtypes: f32,i32. --dists: one_segment, no_flags, first_flag_0,\n"
+    "  all_length_1, geometric:M, pareto:M, fixed:L. --offset O: x, flags and out O items (0..15)\n"
+    "  past aligned pointers. profile: one input set (n = 2^28 by default), one warm-up call, then\n"
+    "  C calls (default 1) of the named kernels, untimed by design: run it under ncu or\n"
+    "  compute-sanitizer (check --quick --no-big is the small sanitizer suite).\n"
     "       mmvram-gpu state-passing [--sequences S] [--mu M] [--sigma SD] [--chunk-tokens C]\n"
     "                        [--heads H] [--rows N] [--cols V] [--reps R] [--calls K] [--seed S]\n"
     "                        [--out FILE.json]\n"
@@ -148,10 +155,20 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (cmd == "state-passing") return run_state_passing(argc, argv);
-  if (cmd != "check" && cmd != "bench") throw usage_error("unknown subcommand '" + std::string(cmd) + "'");
+  if (cmd != "check" && cmd != "bench" && cmd != "profile")
+    throw usage_error("unknown subcommand '" + std::string(cmd) + "'");
+  const bool profile = cmd == "profile";
   check_options c;
   bench_options b;
   c.seed = b.seed = fresh_seed();
+  if (profile) {
+    b.kernels.clear();
+    b.sets = 1;
+    b.warmup = 1;
+    b.reps = 1;
+    b.dtypes = {dtype::f32};
+    b.dists = {*distribution::parse("geometric:32")};
+  }
   for (int i = 2; i < argc; ++i) {
     const std::string_view a = argv[i];
     auto value = [&]() -> std::string_view {
@@ -171,10 +188,12 @@ int run(int argc, char** argv) {
     else if (is_check && a == "--verbose") c.verbose = true;
     else if (is_check && a == "--json") c.json_path = std::string(value());
     else if (!is_check && a == "--n") b.n = parse_int(a, value(), 1, std::int64_t{1} << 33);
-    else if (!is_check && a == "--reps") b.reps = static_cast<int>(parse_int(a, value(), 1, 100000));
-    else if (!is_check && a == "--warmup") b.warmup = static_cast<int>(parse_int(a, value(), 0, 1000));
-    else if (!is_check && a == "--sets") b.sets = static_cast<int>(parse_int(a, value(), 1, 64));
-    else if (!is_check && a == "--out") b.out_path = std::string(value());
+    else if (!is_check && a == "--offset") b.offset = parse_int(a, value(), 0, 15);
+    else if (profile && a == "--calls") b.reps = static_cast<int>(parse_int(a, value(), 1, 1000));
+    else if (!is_check && !profile && a == "--reps") b.reps = static_cast<int>(parse_int(a, value(), 1, 100000));
+    else if (!is_check && !profile && a == "--warmup") b.warmup = static_cast<int>(parse_int(a, value(), 0, 1000));
+    else if (!is_check && !profile && a == "--sets") b.sets = static_cast<int>(parse_int(a, value(), 1, 64));
+    else if (!is_check && !profile && a == "--out") b.out_path = std::string(value());
     else if (!is_check && a == "--dists") {
       b.dists.clear();
       for (const auto& item : split(value())) {
@@ -186,6 +205,7 @@ int run(int argc, char** argv) {
       throw usage_error("unknown option '" + std::string(a) + "' for " + std::string(cmd));
     }
   }
+  if (profile && b.kernels.empty()) throw usage_error("profile needs --kernels NAME");
   std::string err;
   if (select_kernels(cmd == "check" ? c.kernels : b.kernels, err).empty()) throw usage_error(err);
   device_info dev;

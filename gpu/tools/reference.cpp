@@ -268,6 +268,33 @@ verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, 
                    offsets, n);
 }
 
+verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n) {
+  verdict v;
+  v.num_segments = 1;
+  if (t == dtype::i32) {
+    std::uint32_t want = 0, got = 0;
+    for (std::int64_t i = 0; i < n; ++i) want += static_cast<const std::uint32_t*>(x)[i];
+    std::memcpy(&got, sum, 4);
+    if (got != want) {
+      v.max_error = 1;
+      record_bad(v, 0, [&] { return "sum " + std::to_string(got) + ", expected " + std::to_string(want); });
+    }
+    return v;
+  }
+  double want = 0, scale = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    want += static_cast<const float*>(x)[i];
+    scale += std::fabs(static_cast<const float*>(x)[i]);
+  }
+  const double got = *static_cast<const float*>(sum), bound = f32_bound(n);
+  const double rel = scale > 0 ? std::fabs(got - want) / scale : std::fabs(got - want);
+  v.max_error = rel;
+  v.worst_ratio = rel / bound;
+  if (!(rel <= bound))
+    record_bad(v, 0, [&] { return "sum " + fmt(got) + ", expected " + fmt(want) + ": error " + fmt(rel) + " > bound " + fmt(bound); });
+  return v;
+}
+
 verdict verify_copy(const void* x, const void* out, std::int64_t bytes) {
   verdict v;
   v.num_segments = 1;

@@ -31,6 +31,9 @@ verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags,
 verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
                              const std::int64_t* offsets, std::int64_t reported_segments,
                              std::int64_t n);
+// Reduction: sum[0] against the float64 sum of x (f32: |out - ref| <= f32_bound(n) * sum |x|;
+// i32: exact, wrapping).
+verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n);
 // Exact copy.
 verdict verify_copy(const void* x, const void* out, std::int64_t bytes);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what mmvram needs on a fresh Debian machine, skipping what is already there:
 # compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, clang with
-# libFuzzer (for fuzz/), and
-# matplotlib from PyPI for the plots (python3 may be a pyenv build, not Debian's). Safe to run repeatedly.
+# libFuzzer (for fuzz/), and from PyPI matplotlib for the plots (python3 may be a pyenv build,
+# not Debian's) and, where nvcc is present, nvidia-cuda-cccl (newer CCCL headers, for the
+# cub::DeviceSegmentedScan baseline of mmvram-gpu). Safe to run repeatedly.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2
@@ -34,4 +35,15 @@ if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
   python3 -m pip install -q matplotlib 2>/dev/null ||
     python3 -m pip install -q --break-system-packages matplotlib 2>/dev/null ||
     python3 -m pip install -q --user --break-system-packages matplotlib
+fi
+
+# Optional: without it the build skips one GPU baseline and says so.
+if command -v nvcc >/dev/null 2>&1 &&
+   ! python3 -c "import nvidia, os, sys; sys.exit(not any(os.path.exists(os.path.join(p, 'cu13/include/cccl/cub/device/device_segmented_scan.cuh')) for p in nvidia.__path__))" >/dev/null 2>&1; then
+  echo "setup: installing nvidia-cuda-cccl from PyPI" >&2
+  cccl="nvidia-cuda-cccl>=13.3,<14"
+  python3 -m pip install -q "$cccl" 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages "$cccl" 2>/dev/null ||
+    python3 -m pip install -q --user --break-system-packages "$cccl" 2>/dev/null ||
+    echo "setup: could not install nvidia-cuda-cccl; the cccl_segmented_scan baseline will be skipped" >&2
 fi

@@ -1,5 +1,6 @@
 // CUB baselines, the copy, and the preparation of keys and offsets from flags. CUB gets 32-bit
 // item counts when n fits (as in the anchor measurements, docs/gpu_targets.md) and 64-bit ones otherwise.
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
@@ -72,8 +73,22 @@ void inclusive_sum(const T* in, T* out, std::int64_t n, void* temp, std::size_t&
         "cub_inclusive_sum");
 }
 
+// The low byte of a segment id: a uint8 key.
+struct low_byte {
+  __host__ __device__ std::uint8_t operator()(std::uint32_t id) const { return static_cast<std::uint8_t>(id); }
+};
+
 template <class T>
-void sum_by_key(const std::int32_t* keys, const T* x, T* out, std::int64_t n, void* temp,
+void reduce_sum(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
+                cudaStream_t stream) {
+  check(with_count(n, [&](auto m) {
+          return cub::DeviceReduce::Sum(temp, temp_bytes, as_u32(in), as_u32(out), m, stream);
+        }),
+        "cub_reduce_sum");
+}
+
+template <class K, class T>
+void sum_by_key(const K* keys, const T* x, T* out, std::int64_t n, void* temp,
                 std::size_t& temp_bytes, cudaStream_t stream) {
   check(with_count(n, [&](auto m) {
           return cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, as_u32(x), as_u32(out), m,
@@ -108,6 +123,15 @@ void device_copy(const void* in, void* out, std::size_t bytes, cudaStream_t stre
   check(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream), "device_copy");
 }
 
+void cub_reduce_sum(const float* in, float* out, std::int64_t n, void* temp,
+                    std::size_t& temp_bytes, cudaStream_t stream) {
+  reduce_sum(in, out, n, temp, temp_bytes, stream);
+}
+void cub_reduce_sum(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
+                    std::size_t& temp_bytes, cudaStream_t stream) {
+  reduce_sum(in, out, n, temp, temp_bytes, stream);
+}
+
 void cub_inclusive_sum(const float* in, float* out, std::int64_t n, void* temp,
                        std::size_t& temp_bytes, cudaStream_t stream) {
   inclusive_sum(in, out, n, temp, temp_bytes, stream);
@@ -122,6 +146,16 @@ void cub_inclusive_sum_by_key(const std::int32_t* keys, const float* x, float* o
   sum_by_key(keys, x, out, n, temp, temp_bytes, stream);
 }
 void cub_inclusive_sum_by_key(const std::int32_t* keys, const std::int32_t* x, std::int32_t* out,
+                              std::int64_t n, void* temp, std::size_t& temp_bytes,
+                              cudaStream_t stream) {
+  sum_by_key(keys, x, out, n, temp, temp_bytes, stream);
+}
+
+void cub_inclusive_sum_by_key(const std::uint8_t* keys, const float* x, float* out, std::int64_t n,
+                              void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+  sum_by_key(keys, x, out, n, temp, temp_bytes, stream);
+}
+void cub_inclusive_sum_by_key(const std::uint8_t* keys, const std::int32_t* x, std::int32_t* out,
                               std::int64_t n, void* temp, std::size_t& temp_bytes,
                               cudaStream_t stream) {
   sum_by_key(keys, x, out, n, temp, temp_bytes, stream);
@@ -152,6 +186,14 @@ void make_segment_keys(const std::uint8_t* flags, std::int32_t* keys, std::int64
   check(with_count(n, [&](auto m) {
           return cub::DeviceScan::InclusiveSum(temp, temp_bytes, heads, as_u32(keys), m, stream);
         }),
+        "make_segment_keys");
+}
+
+void make_segment_keys(const std::uint8_t* flags, std::uint8_t* keys, std::int64_t n, void* temp,
+                       std::size_t& temp_bytes, cudaStream_t stream) {
+  auto heads = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), head_at{flags});
+  auto out = thrust::make_transform_output_iterator(keys, low_byte{});
+  check(with_count(n, [&](auto m) { return cub::DeviceScan::InclusiveSum(temp, temp_bytes, heads, out, m, stream); }),
         "make_segment_keys");
 }
 
