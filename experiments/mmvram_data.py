@@ -111,7 +111,9 @@ def closed_form_agreement(closed, mmu, vcu):
 
 
 def read_gpu_bench(results_dir):
-    """Rows of every `mmvram-gpu-bench/1` JSON in results_dir, each with its file's GPU name."""
+    """Rows of every `mmvram-gpu-bench/1` JSON in results_dir, each with its file's GPU name.
+    Runs on unaligned pointers (pointer_offset_items > 0) are left out: they measure the cost of
+    misalignment, not the kernels, and docs/gpu_matrix_unit.md reports them."""
     rows = []
     for path in sorted(pathlib.Path(results_dir).glob("*.json")):
         try:
@@ -119,6 +121,8 @@ def read_gpu_bench(results_dir):
         except (OSError, ValueError):
             continue
         if not isinstance(doc, dict) or doc.get("schema") != "mmvram-gpu-bench/1":
+            continue
+        if doc.get("pointer_offset_items", 0):
             continue
         gpu = doc.get("gpu", {}).get("name", path.stem)
         for r in doc.get("rows", []):

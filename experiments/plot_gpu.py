@@ -2,10 +2,10 @@
 no GPU is needed, and nothing here knows how the numbers were measured.
 
 - gpu_throughput_vs_density: G items/s against segment density for every segmented-scan and
-  segmented-sum kernel (ours bold, CUB and the CUDA-core baselines dashed), with the copy ceiling
-  (the device copy's bandwidth divided by the operation's bytes per item).
+  segmented-sum kernel (ours bold, CUB, CCCL and the CUDA-core baselines dashed), with the copy
+  and read-only ceilings (each bandwidth divided by the operation's byte floor per item).
 - gpu_scan_throughput: the unsegmented scan (MatMulScan against CUB InclusiveSum) beside the same
-  ceiling.
+  ceilings.
 """
 import matplotlib.pyplot as plt
 
@@ -13,14 +13,17 @@ import matplotlib.pyplot as plt
 DENSITY_FAMILIES = ("geometric", "one_segment", "all_length_1")
 
 
-def copy_ceiling(gpu_rows, gpu, dtype, bytes_per_item):
-    """(G items/s, label) the device copy's bandwidth allows at bytes_per_item, or None."""
-    copy = [r for r in gpu_rows if r["gpu"] == gpu and r["operation"] == "copy" and r["dtype"] == dtype
-            and r.get("bandwidth_gb_per_s")]
-    if not copy or not bytes_per_item:
-        return None
-    bw = copy[0]["bandwidth_gb_per_s"]
-    return bw / bytes_per_item, f"copy ceiling: {bw:.0f} GB/s / {bytes_per_item} B per item"
+def ceilings(gpu_rows, gpu, dtype, bytes_per_item):
+    """[(G items/s, label, style)]: the operation's byte floor moved at the device copy's and at the
+    read-only reduction's bandwidth (a read-only kernel goes faster than a copy)."""
+    out = []
+    for op, name, style in (("copy", "copy", ":"), ("reduce", "read-only", "-.")):
+        rows = [r for r in gpu_rows if r["gpu"] == gpu and r["operation"] == op and r["dtype"] == dtype
+                and r.get("bandwidth_gb_per_s")]
+        if rows and bytes_per_item:
+            bw = rows[0]["bandwidth_gb_per_s"]
+            out.append((bw / bytes_per_item, f"{name} ceiling: {bw:.0f} GB/s / {bytes_per_item} B per item", style))
+    return out
 
 
 def figure_density(out, gpu_rows, save):
@@ -42,9 +45,8 @@ def figure_density(out, gpu_rows, save):
             ours = any(r.get("family") == "ours" for r in mine)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o" if ours else "--.", lw=2.2 if ours else 1,
                     label=f"{kernel} ({mine[0].get('family', '?')})")
-        ceiling = copy_ceiling(gpu_rows, gpu, dtype, rows[0].get("bytes_per_item") if rows else None)
-        if ceiling:
-            ax.axhline(ceiling[0], color="black", lw=1, ls=":", label=ceiling[1])
+        for value, label, style in ceilings(gpu_rows, gpu, dtype, rows[0].get("bytes_per_item") if rows else None):
+            ax.axhline(value, color="black", lw=1, ls=style, label=label)
         ax.set_xscale("log")
         ax.set_xlabel("segment density (segments per element; one segment = 1/n)")
         ax.set_ylabel("throughput (G items/s)")
@@ -67,9 +69,8 @@ def figure_scan(out, gpu_rows, save):
         rows = sorted((r for r in scans if (r["gpu"], r["dtype"]) == (gpu, dtype)), key=lambda r: r["kernel"])
         colors = ["tab:green" if r.get("family") == "ours" else "tab:gray" for r in rows]
         ax.bar([r["kernel"] for r in rows], [r["throughput_gitems_per_s"] for r in rows], color=colors)
-        ceiling = copy_ceiling(gpu_rows, gpu, dtype, rows[0].get("bytes_per_item"))
-        if ceiling:
-            ax.axhline(ceiling[0], color="black", lw=1, ls=":", label=ceiling[1])
+        for value, label, style in ceilings(gpu_rows, gpu, dtype, rows[0].get("bytes_per_item")):
+            ax.axhline(value, color="black", lw=1, ls=style, label=label)
             ax.legend(fontsize=7, loc="lower right")
         ax.set_ylabel("throughput (G items/s)")
         ax.set_title(f"{gpu}\nunsegmented scan, {dtype}, n = {rows[0]['n']:,}", fontsize=9)

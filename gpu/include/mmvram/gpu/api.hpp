@@ -22,6 +22,12 @@ struct cuda_error : std::runtime_error {
 // 4.0% (int32) of matmul_scan's instructions, 2.3% / 2.8% of SSCR's, 1.5% / 1.8% of SCD's (static
 // counts for sm_90a, experiments/results/sass_mix_sm90a.json); loads, splits, carries, REVERT and
 // the look-back run on the CUDA cores (gpu/README.md).
+//
+// Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
+// path: unaligned ones cost 1.2-2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
+// float special values: inf and NaN give each result the class a sequential fp32 sum gives (a
+// block whose tensor-core totals are non-finite is rescanned on the CUDA cores); the bf16 split
+// drops what an item holds below 2^-133, so subnormal items may be lost (at most FLT_MIN each).
 
 // Unsegmented inclusive scan; its in-tile scans on the tensor cores (MatMulScan tile scan +
 // decoupled look-back).
