@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
@@ -74,11 +75,17 @@ std::vector<kernel_info> make_registry() {
   k.push_back(make("matmul_scan", op::scan, "ours", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { mmv::gpu::matmul_scan(x, out, in.n, temp, bytes, s); });
   }));
+  k.push_back(make("matmul_scan_tc", op::scan, "ablation", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { mmv::gpu::tensor_cores::matmul_scan(x, out, in.n, temp, bytes, s); });
+  }));
   k.push_back(make("cub_inclusive_sum", op::scan, "cub", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum(x, out, in.n, temp, bytes, s); });
   }));
   k.push_back(make("sscr_segmented_scan", op::segmented_scan, "ours", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { mmv::gpu::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s); });
+  }));
+  k.push_back(make("sscr_segmented_scan_tc", op::segmented_scan, "ablation", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) { mmv::gpu::tensor_cores::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s); });
   }));
   k.push_back(make("vcu_flag_transform_scan", op::segmented_scan, "vcu", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::vcu_flag_transform_scan(x, in.flags, out, in.n, temp, bytes, s); });
@@ -107,6 +114,11 @@ std::vector<kernel_info> make_registry() {
       mmv::gpu::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
     });
   }));
+  k.push_back(make("scd_segmented_sum_tc", op::segmented_sum, "ablation", 5, 12, reports_offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) {
+      mmv::gpu::tensor_cores::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
+    });
+  }));
   // Offsets read (8) and sums written (4) per segment.
   k.push_back(make("cub_segmented_reduce_sum", op::segmented_sum, "cub", 4, 12, offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_segmented_reduce_sum(x, in.offsets, in.num_segments, out, temp, bytes, s); });
@@ -129,7 +141,8 @@ std::vector<const kernel_info*> select_kernels(const std::string& spec, std::str
     bool found = false;
     for (const kernel_info& k : all_kernels()) {
       const bool match = item == "all" || item == k.name || (item == "ours" && k.family == "ours") ||
-                         (item == "baselines" && k.family != "ours");
+                         (item == "ablation" && k.family == "ablation") ||
+                         (item == "baselines" && k.family != "ours" && k.family != "ablation");
       if (!match) continue;
       found = true;
       bool dup = false;
@@ -137,7 +150,7 @@ std::vector<const kernel_info*> select_kernels(const std::string& spec, std::str
       if (!dup) out.push_back(&k);
     }
     if (!found) {
-      error = "unknown kernel '" + item + "' (all, ours, baselines, or one of:";
+      error = "unknown kernel '" + item + "' (all, ours, ablation, baselines, or one of:";
       for (const kernel_info& k : all_kernels()) error += " " + k.name;
       error += ")";
       return {};
@@ -151,11 +164,11 @@ std::vector<std::string> reference_kernels(op o) {
   switch (o) {
     case op::copy:
     case op::reduce: return {};
-    case op::scan: return {"cub_inclusive_sum"};
+    case op::scan: return {"matmul_scan_tc", "cub_inclusive_sum"};
     case op::segmented_scan:
-      return {"cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8", "cub_flag_pair_scan",
-              "cccl_segmented_scan", "vcu_flag_transform_scan", "vcu_min_index_scan"};
-    case op::segmented_sum: return {"cub_segmented_reduce_sum"};
+      return {"sscr_segmented_scan_tc", "cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8",
+              "cub_flag_pair_scan", "cccl_segmented_scan", "vcu_flag_transform_scan", "vcu_min_index_scan"};
+    case op::segmented_sum: return {"scd_segmented_sum_tc", "cub_segmented_reduce_sum"};
   }
   return {};
 }

@@ -42,7 +42,7 @@ struct device_outputs {
 struct kernel_info {
   std::string name;
   op kind;
-  std::string family;  // "ours" (api.hpp), "cub", "cccl", "vcu" (CUDA-core baselines), "copy"
+  std::string family;  // "ours" (api.hpp), "ablation" (ablation.hpp: tensor-core variants), "cub", "cccl", "vcu", "copy"
   bool needs_keys = false, needs_byte_keys = false, needs_offsets = false, reports_offsets = false;
   // The device traffic of one call as this kernel does it: bytes per item (e.g. ScanByKey's
   // int32 keys) plus bytes per segment (offsets read, sums and offsets written).
@@ -57,8 +57,8 @@ struct kernel_info {
 };
 
 const std::vector<kernel_info>& all_kernels();
-// spec: "all", "ours", "baselines", or comma-separated kernel names; empty result and a message
-// in `error` when a name is unknown.
+// spec: "all", "ours", "ablation" (the tensor-core variants), "baselines" (neither), or comma-separated
+// kernel names; empty result and a message in `error` when a name is unknown.
 std::vector<const kernel_info*> select_kernels(const std::string& spec, std::string& error);
 // Baselines that a kernel of kind o is compared with in bench (speedup_vs); the copy is
 // compared separately.

@@ -77,6 +77,11 @@ TEST_CASE("scd_segmented_sum matches the CPU reference", "[ours]") {
   require_pass("scd_segmented_sum", sizes, dists);
 }
 
+TEST_CASE("the tensor-core variants (ablation.hpp) match the CPU reference", "[ours]") {
+  require_pass("matmul_scan_tc", sizes, {"one_segment"});
+  require_pass("sscr_segmented_scan_tc,scd_segmented_sum_tc", sizes, dists);
+}
+
 TEST_CASE("every kernel is right on unaligned pointers (x, flags and out one or three items on)", "[ours][baselines]") {
   const std::string spec = mmv::gpu::baselines::cccl_segmented_scan_available() ? "all" : "ours,copy,read_only_reduce,"
       "cub_inclusive_sum,cub_inclusive_sum_by_key,cub_inclusive_sum_by_key_u8,cub_flag_pair_scan,"

@@ -169,8 +169,9 @@ std::vector<special_case> make_cases() {
 
 TEST_CASE("fp32 kernels on wide-range, subnormal, near-FLT_MAX and non-finite values", "[ours][special]") {
   std::string err;
-  const auto kernels = select_kernels("matmul_scan,cub_inclusive_sum,sscr_segmented_scan,cub_flag_pair_scan,"
-                                      "scd_segmented_sum,cub_segmented_reduce_sum", err);
+  const auto kernels = select_kernels("matmul_scan,matmul_scan_tc,cub_inclusive_sum,sscr_segmented_scan,"
+                                      "sscr_segmented_scan_tc,cub_flag_pair_scan,scd_segmented_sum,"
+                                      "scd_segmented_sum_tc,cub_segmented_reduce_sum", err);
   REQUIRE(!kernels.empty());
   for (const special_case& c : make_cases()) {
     for (const kernel_info* k : kernels) {

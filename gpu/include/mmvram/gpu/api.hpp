@@ -17,30 +17,31 @@ struct cuda_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What runs on the tensor cores: the in-tile prefix products (data × constant 0/1 matrices,
-// mma.sync m16n8k16). They are a small part of each kernel's SASS: HMMA/IMMA are 3.4% (float) and
-// 4.0% (int32) of matmul_scan's instructions, 2.3% / 2.8% of SSCR's, 1.5% / 1.8% of SCD's (static
-// counts for sm_90a, experiments/results/sass_mix_sm90a.json); loads, splits, carries, REVERT and
-// the look-back run on the CUDA cores (gpu/README.md).
+// Where the work runs. These kernels follow the MMV-RAM algorithms (MatMulScan's tile scans,
+// SSCR's speculative scan + REVERT, SCD's differentiation), but their in-tile scans run on the
+// CUDA cores: running sums in each lane and shuffles, no MMA (0 HMMA/IMMA in their SASS). The
+// same kernels with those scans on the tensor cores (mmvram/gpu/ablation.hpp, mma.sync m16n8k16)
+// measured slower on the H100 at n = 2^28 (speed relative to these: SSCR 0.94-0.99, SCD
+// 0.65-0.98, MatMulScan 1.01 fp32 and 0.96 int32), since the exact operand splits cost more
+// instructions than the products save; there the tensor cores issue only 1.6-6.7% of the
+// executed instructions (ncu; docs/gpu_matrix_unit.md).
 //
 // Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
 // path: unaligned ones cost 1.2-2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
-// float special values: inf and NaN give each result the class a sequential fp32 sum gives (a
-// block whose tensor-core totals are non-finite is rescanned on the CUDA cores); the bf16 split
-// drops what an item holds below 2^-133, so subnormal items may be lost (at most FLT_MIN each).
+// float: inf and NaN give each result the class a sequential fp32 sum gives; subnormals are
+// summed like any value.
 
-// Unsegmented inclusive scan; its in-tile scans on the tensor cores (MatMulScan tile scan +
-// decoupled look-back).
-// float: exact to fp32 rounding (values split into bf16 parts); int32: exact (int8 slices,
-// wrap-around on overflow like integer addition in C++ two's complement).
+// Unsegmented inclusive scan: MatMulScan's tile structure (row scans, row carries, warp carries)
+// + decoupled look-back. float: fp32 sums in a GPU order; int32: exact, wrap-around on overflow
+// like integer addition in C++ two's complement.
 void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream = nullptr);
 void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 
-// SSCR segmented inclusive scan: speculative (unsegmented) tensor-core scans, REVERT and
-// segmented joins on CUDA cores (no fp32 subtraction), segmented decoupled look-back across
-// tiles. float: fp32 summation of each segment's own items; int32: exact, wrapping.
+// SSCR segmented inclusive scan: speculative (unsegmented) in-lane scans, REVERT and segmented
+// joins (no fp32 subtraction), segmented decoupled look-back across tiles. float: fp32
+// summation of each segment's own items; int32: exact, wrapping.
 void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
                          void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
@@ -48,9 +49,8 @@ void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::
                          cudaStream_t stream = nullptr);
 
 // SCD segmented sum (the SSCR pipeline, then each sum read off just before the next start; the
-// starts are ranked by a flag scan on the tensor cores): sums[k] = sum of segment k,
-// offsets[k] = its first index, for k < *num_segments (written to device memory), and
-// offsets[*num_segments] = n.
+// starts are ranked by a flag scan): sums[k] = sum of segment k, offsets[k] = its first index,
+// for k < *num_segments (written to device memory), and offsets[*num_segments] = n.
 // sums needs room for n values and offsets for n + 1.
 void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,

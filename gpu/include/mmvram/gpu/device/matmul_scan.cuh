@@ -1,7 +1,7 @@
 // Device layer: unsegmented MatMulScan, one pass over memory, a persistent grid taking tiles of
 // kPasses × 4096 items in order (tile/tile_stages). Per tile: (1) each pass (512 items per
-// warp) scans its 16-item rows on the tensor cores, fp32 as three bf16 parts or int32 as four
-// byte planes times the 0/1 prefix matrix (warp/row_scan), (2) carries between the warp's rows
+// warp) scans its 16-item rows, on the CUDA cores or on the tensor cores (fp32 as three bf16
+// parts or int32 as four byte planes times the 0/1 prefix matrix) as U says (warp/row_scan), (2) carries between the warp's rows
 // on CUDA cores (warp/row_carry) and parks the warp-local scan in the stage; (3) carries between
 // warps from shared memory (tile/warp_prefix); (4) the tile's exclusive prefix by decoupled
 // look-back (tile/lookback); (5) a last sweep adds the carries and stores 16-byte vectors,
@@ -22,8 +22,9 @@ inline constexpr int kSegMinBlocks = 2;
 
 // out[i] = in[0] + ... + in[i] for i < n; T = float or std::uint32_t (wrapping). desc: one
 // zeroed word per tile, counter zeroed; aligned: in and out 16-byte aligned. Dynamic shared
-// memory: tile::stage_bytes<T, false>().
-template <class T>
+// memory: tile::stage_bytes<T, false>(). U: the unit of the in-tile scans
+// (api.hpp: cuda_cores; ablation.hpp: tensor_cores).
+template <class T, warp::unit U>
 __global__ void __launch_bounds__(tile::kThreads, kScanMinBlocks)
     matmul_scan_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles,
                        std::uint64_t* desc, unsigned long long* counter, bool aligned) {
@@ -42,7 +43,7 @@ __global__ void __launch_bounds__(tile::kThreads, kScanMinBlocks)
       T v[4][4], xs[4][4], tot[4], carry[4];
       std::uint32_t no_flags[4];
       src.load(t, s, p, warp, lane, v, no_flags);
-      warp::row_scan(v, frags, xs, tot);
+      warp::row_scan_on<U>(v, frags, xs, tot);
       const T wt = warp::row_carry(tot, carry);
 #pragma unroll
       for (int c = 0; c < 4; ++c)

@@ -1,12 +1,12 @@
-// Device layer: SCD segmented sum, one pass over memory. Per tile: (1) speculative in-lane
-// scans on the tensor cores and the in-lane REVERT (warp/revert), (2) segmented carries between
-// lanes and rows (shuffles) and, on the tensor cores, the starts' ranks in their rows
-// (warp/row_scan: flag_scan); (3) DIFFERENTIATION: at each start, the in-warp scan value just
+// Device layer: SCD segmented sum, one pass over memory. In-tile scans run on the tensor cores
+// or the CUDA cores as U says. Per tile: (1) speculative in-lane scans and the in-lane REVERT
+// (warp/revert), (2) segmented carries between lanes and rows (shuffles) and the starts' ranks
+// in their rows (warp/row_scan: flag_scan); (3) DIFFERENTIATION: at each start, the in-warp scan value just
 // before it is the sum of the segment that ends there (parked in the stage with the rank);
 // (4) carries between warps, and two look-back chains per tile: values (segmented) and start
 // counts (plain), the counts giving each segment its global index; (5) a last sweep over the
 // starts only writes sums and offsets. A warp block with no start takes a fast path: its total
-// alone, on the tensor cores (warp/row_scan: warp_total), with nothing parked for the sweep.
+// alone (warp/row_scan: warp_total), with nothing parked for the sweep.
 #pragma once
 #include <cstdint>
 
@@ -18,8 +18,9 @@ namespace mmv::gpu::device {
 // For segment k (k-th start, position 0 always one): offsets[k] = its start, sums[k] = its sum;
 // the last tile writes *num_segments = K, offsets[K] = n and the last segment's sum. desc: two
 // zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned. Dynamic shared
-// memory: tile::stage_bytes<T, true>().
-template <class T>
+// memory: tile::stage_bytes<T, true>(). U: the unit of the in-tile scans
+// (api.hpp: cuda_cores; ablation.hpp: tensor_cores).
+template <class T, warp::unit U>
 __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
     scd_kernel(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                std::int64_t* num_segments, std::int64_t n, std::int64_t tiles, ulonglong2* desc,
@@ -46,12 +47,12 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
       src.load(t, s, p, warp, lane, v, fw);
       starts[p] = __any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u);
       if (!starts[p]) {  // no start in the warp block: only its total (tensor cores) is needed
-        const T wt = warp::warp_total(v);
+        const T wt = warp::warp_total_on<U>(v);
         if (lane == 0) warp_span[p * tile::kWarps + warp] = {0u, wt}, warp_count[p * tile::kWarps + warp] = 0;
         continue;
       }
-      warp::revert_in_lanes(v, frags, fw, A);
-      warp::flag_scan(fw, flag_frags, F, nf);
+      warp::revert_in_lanes<U>(v, frags, fw, A);
+      warp::flag_scan_on<U>(fw, flag_frags, F, nf);
       const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
       const std::uint32_t wc = warp::row_carry(nf, ccarry[p]);
       warp::differentiate(fw, F, A, lc, fs, d, fb);

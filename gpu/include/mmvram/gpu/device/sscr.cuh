@@ -1,11 +1,11 @@
 // Device layer: SSCR segmented scan, one pass over memory. Each pass of a tile (512 items per
-// warp): (1) speculative (unsegmented) in-lane scans on the tensor cores (warp/row_scan:
-// lane_scan); (2) REVERT inside each lane's 4 items (warp/revert); (3) segmented carries
+// warp): (1) speculative (unsegmented) in-lane scans, on the tensor cores or the CUDA cores as
+// U says (warp/row_scan: lane_scan); (2) REVERT inside each lane's 4 items (warp/revert); (3) segmented carries
 // between lanes and rows (shuffles), parked in the stage. Then (4) segmented carries
 // between warps and a segmented decoupled look-back between tiles (a tile holding a start
 // publishes its last segment's sum as a prefix at once), and (5) a last sweep that adds the
 // carry to the items before their warp's first start and stores. A warp block with no start
-// takes MatMulScan's path instead (row scans on the tensor cores, plain row carries).
+// takes MatMulScan's path instead (row scans, plain row carries).
 #pragma once
 #include <cstdint>
 
@@ -16,8 +16,9 @@ namespace mmv::gpu::device {
 
 // out[i] = x[s] + ... + x[i], s = the last start <= i (flags[s] != 0, or s = 0). desc: one
 // zeroed word per tile, counter zeroed; aligned: x, flags and out 16-byte aligned. Dynamic
-// shared memory: tile::stage_bytes<T, true>().
-template <class T>
+// shared memory: tile::stage_bytes<T, true>(). U: the unit of the in-tile scans
+// (api.hpp: cuda_cores; ablation.hpp: tensor_cores).
+template <class T, warp::unit U>
 __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
     sscr_kernel(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, std::int64_t tiles,
                 std::uint64_t* desc, unsigned long long* counter, bool aligned) {
@@ -40,11 +41,11 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
       src.load(t, s, p, warp, lane, v, fw);
       warp::seg<T> ws;
       if (__any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u)) {
-        warp::revert_in_lanes(v, frags, fw, A);
+        warp::revert_in_lanes<U>(v, frags, fw, A);
         ws = warp::carry_lanes(fw, A, lc, fs[p]);
       } else {  // no start in the warp block: MatMulScan's plain row scans and row carries
         T tot[4], carry[4];
-        warp::row_scan(v, row_frags, A, tot);
+        warp::row_scan_on<U>(v, row_frags, A, tot);
         ws = {0u, warp::row_carry(tot, carry)};
 #pragma unroll
         for (int c = 0; c < 4; ++c)

@@ -47,12 +47,18 @@ __device__ __forceinline__ void lane_values(const T (&S)[2][4], const T (&v)[4][
 }
 
 // Phase 1 for the whole warp block: speculative in-lane scans on the tensor cores (frags from
-// make_value_frags<T>(lane, true)), then the in-lane REVERT, one m-tile at a time.
-template <class T, class Frags>
+// make_value_frags<T>(lane, true)), or on the CUDA cores when U says so, then the in-lane
+// REVERT, one m-tile at a time.
+template <unit U = unit::tensor_cores, class T, class Frags>
 __device__ __forceinline__ void revert_in_lanes(const T (&v)[4][4], const Frags& frags,
                                                 const std::uint32_t (&fw)[4], T (&A)[4][4]) {
   T S[2][4];
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (U == unit::cuda_cores) {
+    lane_scan_cuda_cores<0>(v, S);
+    lane_values<0>(S, v, fw, A);
+    lane_scan_cuda_cores<1>(v, S);
+    lane_values<1>(S, v, fw, A);
+  } else if constexpr (std::is_same_v<T, float>) {
     lane_scan<0>(v, frags, S);
     lane_values<0>(S, v, fw, A);
     lane_scan<1>(v, frags, S);

@@ -1,7 +1,10 @@
 // Warp layer: scans of the warp's 32×16 block on the tensor cores (layout in layout.cuh). Each
 // 16×16 m-tile is multiplied by U' (prefix matrix: row_scan, row-local scans) or by U' cut into
 // 4×4 diagonal blocks (lane_scan, in-lane scans for the segmented kernels) and by J (the row
-// totals). Carries between rows and lanes live in row_carry.cuh and revert.cuh.
+// totals). Every scan also has a CUDA-core twin (…_cuda_cores: running sums and quad shuffles),
+// used for non-finite fp32 data and, through the unit policy (…_on<U>), by the kernels' V0
+// variant that never touches the tensor cores. Carries between rows and lanes live in
+// row_carry.cuh and revert.cuh.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -20,26 +23,63 @@ namespace mmv::gpu::warp {
 // NaN) a sequential fp32 sum gives.
 __device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282347e38f; }  // NaN: false
 
+// Which unit runs the in-tile scans: the kernels' policy, and the ablation's only variable.
+enum class unit { tensor_cores, cuda_cores };
+
+// Inclusive scan of one value per lane over the row's four lanes (lane 4g + q, q = 0..3):
+// returns the lanes before this one (0 for q = 0) and sets `total` to the row's.
+template <class T>
+__device__ __forceinline__ T quad_exclusive(T x, T& total) {
+  const int q = threadIdx.x & 3;
+  T incl = x;
+#pragma unroll
+  for (int d = 1; d < 4; d *= 2) {
+    const T y = __shfl_up_sync(~0u, incl, d, 4);
+    if (q >= d) incl = y + incl;
+  }
+  total = __shfl_sync(~0u, incl, 3, 4);
+  const T before = __shfl_up_sync(~0u, incl, 1, 4);
+  return q == 0 ? T(0) : before;
+}
+
 // row_scan on the CUDA cores: in-lane running sums, then a scan over the row's four lanes.
-__device__ __forceinline__ void row_scan_cuda_cores(const float (&v)[4][4], float (&xs)[4][4], float (&tot)[4]) {
+template <class T>
+__device__ __forceinline__ void row_scan_cuda_cores(const T (&v)[4][4], T (&xs)[4][4], T (&tot)[4]) {
   const int q = threadIdx.x & 3;
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
-    float s[4];
+    T s[4];
     s[0] = v[c][0];
 #pragma unroll
     for (int e = 1; e < 4; ++e) s[e] = s[e - 1] + v[c][e];
-    float incl = s[3];
-#pragma unroll
-    for (int d = 1; d < 4; d *= 2) {
-      const float y = __shfl_up_sync(~0u, incl, d, 4);
-      if (q >= d) incl = y + incl;
-    }
-    const float before = __shfl_up_sync(~0u, incl, 1, 4);
+    const T before = quad_exclusive(s[3], tot[c]);
 #pragma unroll
     for (int e = 0; e < 4; ++e) xs[c][e] = q == 0 ? s[e] : before + s[e];
-    tot[c] = __shfl_sync(~0u, incl, 3, 4);
   }
+}
+
+// lane_scan<M> on the CUDA cores: running sums of the lane's four items of chunks 2M, 2M + 1.
+template <int M, class T>
+__device__ __forceinline__ void lane_scan_cuda_cores(const T (&v)[4][4], T (&S)[2][4]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    S[h][0] = v[2 * M + h][0];
+#pragma unroll
+    for (int e = 1; e < 4; ++e) S[h][e] = S[h][e - 1] + v[2 * M + h][e];
+  }
+}
+
+// warp_total on the CUDA cores: the lane's 16 items, then a butterfly over the warp.
+template <class T>
+__device__ __forceinline__ T warp_total_cuda_cores(const T (&v)[4][4]) {
+  T x = T(0);
+#pragma unroll
+  for (int c = 0; c < 4; ++c)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) x += v[c][e];
+#pragma unroll
+  for (int o = 1; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
+  return x;
 }
 
 // The B fragments row_scan takes for values of type T (float: bf16 parts; uint32: byte planes).
@@ -141,14 +181,7 @@ __device__ __forceinline__ void lane_scan(const float (&v)[4][4], const scan_fra
   }
   S[0][0] = d0[0], S[0][1] = d0[1], S[0][2] = d1[0], S[0][3] = d1[1];
   S[1][0] = d0[2], S[1][1] = d0[3], S[1][2] = d1[2], S[1][3] = d1[3];
-  if (__any_sync(~0u, !finite_f32(S[0][3] + S[1][3]))) {  // inf / NaN in the m-tile: CUDA cores
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      S[h][0] = v[c0 + h][0];
-#pragma unroll
-      for (int e = 1; e < 4; ++e) S[h][e] = S[h][e - 1] + v[c0 + h][e];
-    }
-  }
+  if (__any_sync(~0u, !finite_f32(S[0][3] + S[1][3]))) lane_scan_cuda_cores<M>(v, S);  // inf / NaN in the m-tile
 }
 // int32: the byte-plane scans of row_scan (exact mod 2^32) without the row totals. The byte
 // shuffles need all four chunks, so M = 0 scans the whole warp block into xs and M = 1 only
@@ -190,15 +223,7 @@ __device__ __forceinline__ float warp_total(const float (&v)[4][4]) {
   float x = d[0] + d[2];
 #pragma unroll
   for (int o = 4; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
-  if (__any_sync(~0u, !finite_f32(x))) {  // inf / NaN in the block: CUDA cores
-    x = 0;
-#pragma unroll
-    for (int c = 0; c < 4; ++c)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) x += v[c][e];
-#pragma unroll
-    for (int o = 1; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
-  }
+  if (__any_sync(~0u, !finite_f32(x))) x = warp_total_cuda_cores(v);  // inf / NaN in the block
   return x;
 }
 // int32 (wrapping): a row's total needs no column order, so a lane's own bytes are its A columns.
@@ -243,6 +268,35 @@ __device__ __forceinline__ void flag_scan(const std::uint32_t (&fw)[4], const sc
     nf[c0] = thread::exact_count(d[2][0]);
     nf[c1] = thread::exact_count(d[2][2]);
   }
+}
+
+// flag_scan on the CUDA cores: in-lane popcounts, then a scan over the row's four lanes.
+__device__ __forceinline__ void flag_scan_cuda_cores(const std::uint32_t (&fw)[4], std::uint32_t (&F)[4][4],
+                                                     std::uint32_t (&nf)[4]) {
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    const std::uint32_t before = quad_exclusive(std::uint32_t(__popc(fw[c])), nf[c]);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) F[c][e] = before + __popc(fw[c] & (0xffffffffu >> (24 - 8 * e)));
+  }
+}
+
+// The scans as the unit policy U places them (the kernels call only these).
+template <unit U, class T, class Frags>
+__device__ __forceinline__ void row_scan_on(const T (&v)[4][4], const Frags& b, T (&xs)[4][4], T (&tot)[4]) {
+  if constexpr (U == unit::tensor_cores) row_scan(v, b, xs, tot);
+  else row_scan_cuda_cores(v, xs, tot);
+}
+template <unit U, class T>
+__device__ __forceinline__ T warp_total_on(const T (&v)[4][4]) {
+  if constexpr (U == unit::tensor_cores) return warp_total(v);
+  else return warp_total_cuda_cores(v);
+}
+template <unit U>
+__device__ __forceinline__ void flag_scan_on(const std::uint32_t (&fw)[4], const scan_frags_bf16& b,
+                                             std::uint32_t (&F)[4][4], std::uint32_t (&nf)[4]) {
+  if constexpr (U == unit::tensor_cores) flag_scan(fw, b, F, nf);
+  else flag_scan_cuda_cores(fw, F, nf);
 }
 
 }  // namespace mmv::gpu::warp
