@@ -113,8 +113,9 @@ def closed_form_agreement(closed, mmu, vcu):
 def read_gpu_bench(results_dir):
     """Rows of every `mmvram-gpu-bench/1` JSON in results_dir, each with its file's GPU name.
     Runs on unaligned pointers (pointer_offset_items > 0) are left out: they measure the cost of
-    misalignment, not the kernels, and docs/gpu_matrix_unit.md reports them."""
-    rows = []
+    misalignment, not the kernels, and docs/gpu_matrix_unit.md reports them. So are runs at a
+    smaller n than the largest stored for the same GPU (the small-n latency runs)."""
+    docs = []
     for path in sorted(pathlib.Path(results_dir).glob("*.json")):
         try:
             doc = json.loads(path.read_text())
@@ -124,7 +125,14 @@ def read_gpu_bench(results_dir):
             continue
         if doc.get("pointer_offset_items", 0):
             continue
-        gpu = doc.get("gpu", {}).get("name", path.stem)
+        docs.append((path, doc, doc.get("gpu", {}).get("name", path.stem)))
+    largest = {}
+    for _, doc, gpu in docs:
+        largest[gpu] = max(largest.get(gpu, 0), doc.get("n", 0))
+    rows = []
+    for path, doc, gpu in docs:
+        if doc.get("n", 0) != largest[gpu]:
+            continue
         for r in doc.get("rows", []):
             if "error" not in r and r.get("throughput_gitems_per_s") is not None:
                 rows.append(dict(r, gpu=gpu, source=path.name))
