@@ -32,6 +32,14 @@ std::unique_ptr<T[]> download(const void* src, std::int64_t count) {
   return h;
 }
 
+// Whether the device bytes [p, p + bytes) still hold the 0xff poison.
+bool poison_intact(const unsigned char* p, std::size_t bytes) {
+  if (bytes == 0) return true;
+  std::vector<unsigned char> h(bytes);
+  cuda_check(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  return std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == 0xff; });
+}
+
 }  // namespace
 
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
@@ -76,9 +84,11 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
   };
 
   if (offset < 0 || offset > 15) throw std::invalid_argument("check_case: pointer offset must be in 0..15 items");
-  // Inputs and out start `offset` items past the allocations (unaligned pointers when odd).
+  // Inputs and out start `offset` items past the allocations (unaligned pointers when odd); what
+  // lies before the inputs is poisoned, and out has poisoned guards before and after it.
   const auto pad = static_cast<std::size_t>(offset);
-  const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n) + 9 * pad;
+  constexpr std::size_t guard = 64;
+  const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n) + 9 * pad + guard;
   if (base + memory_margin > free_device_bytes())
     return skip_all("needs " + gib(double(base + memory_margin)) + " of device memory, " +
                     gib(double(free_device_bytes())) + " free");
@@ -86,13 +96,15 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
   try {
     dx = device_buffer(vbytes + 4 * pad);
     dflags = device_buffer(static_cast<std::size_t>(n) + pad);
-    dout = device_buffer(vbytes + 4 * pad);
+    dout = device_buffer(vbytes + 4 * pad + guard);
   } catch (const cuda_error& e) {
     return skip_all(e.what());
   }
   auto* x_at = dx.as<unsigned char>() + 4 * pad;
   auto* flags_at = dflags.as<std::uint8_t>() + pad;
   auto* out_at = dout.as<unsigned char>() + 4 * pad;
+  cuda_check(cudaMemset(dx.get(), 0xff, 4 * pad), "cudaMemset");        // NaN / -1 before x
+  cuda_check(cudaMemset(dflags.get(), 0x01, pad), "cudaMemset");        // starts before flags
   cuda_check(cudaMemcpy(x_at, hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
   cuda_check(cudaMemcpy(flags_at, hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   device_inputs in{};
@@ -173,6 +185,8 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
       k->run(in, o, temp.get(), tb, nullptr);
       cuda_check(cudaDeviceSynchronize(), k->name);
       cuda_check(cudaGetLastError(), k->name);
+      const bool guards_ok = poison_intact(dout.as<unsigned char>(), 4 * pad) &&
+                             poison_intact(out_at + vbytes, guard);
 
       if (k->kind == op::copy || k->kind == op::scan || k->kind == op::segmented_scan)
         cuda_check(cudaMemcpy(hout, out_at, vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
@@ -194,6 +208,10 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
           cuda_check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
                      "cudaMemcpy to host");
         r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n);
+      }
+      if (!guards_ok) {
+        r.v.pass = false;
+        r.v.detail = "wrote outside out[0, n) (guard bytes before or after it changed)";
       }
       r.status = r.v.pass ? "PASS" : "FAIL";
       r.detail = r.v.detail;

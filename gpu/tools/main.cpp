@@ -149,7 +149,7 @@ int run_state_passing(int argc, char** argv) {
 }
 
 int run(int argc, char** argv) {
-  if (argc < 2) throw usage_error("missing subcommand (check or bench)");
+  if (argc < 2) throw usage_error("missing subcommand (check, bench, profile or state-passing)");
   const std::string_view cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << usage;

@@ -82,7 +82,7 @@ TEST_CASE("the tensor-core variants (ablation.hpp) match the CPU reference", "[o
   require_pass("sscr_segmented_scan_tc,scd_segmented_sum_tc", sizes, dists);
 }
 
-TEST_CASE("every kernel is right on unaligned pointers (x, flags and out one or three items on)", "[ours][baselines]") {
+TEST_CASE("every kernel is right on unaligned pointers (x, flags and out one or three items on)", "[ours]") {
   const std::string spec = mmv::gpu::baselines::cccl_segmented_scan_available() ? "all" : "ours,copy,read_only_reduce,"
       "cub_inclusive_sum,cub_inclusive_sum_by_key,cub_inclusive_sum_by_key_u8,cub_flag_pair_scan,"
       "cub_segmented_reduce_sum,vcu_flag_transform_scan,vcu_min_index_scan";

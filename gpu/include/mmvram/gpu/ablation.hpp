@@ -3,9 +3,9 @@
 // constant 0/1 matrices) and everything else (tiles, staging, REVERT, look-back) the same.
 // api.hpp's kernels run those scans on the CUDA cores, since that measured faster on the H100
 // (docs/gpu_matrix_unit.md); these are kept to measure what the tensor cores add. Same
-// contracts as api.hpp; float inf and NaN give the class a sequential fp32 sum gives (a block
-// whose tensor-core totals are non-finite is rescanned on the CUDA cores), but the bf16 split
-// drops what an item holds below 2^-133 (subnormal items may be lost, at most FLT_MIN each).
+// contracts as api.hpp; float inf and NaN inputs give the class a sequential fp32 sum gives (a
+// block whose tensor-core totals are non-finite is rescanned on the CUDA cores), but the bf16
+// split drops what an item holds below 2^-133 (subnormal items may be lost).
 #pragma once
 #include "mmvram/gpu/api.hpp"
 

@@ -27,9 +27,10 @@ struct cuda_error : std::runtime_error {
 // executed instructions (ncu; docs/gpu_matrix_unit.md).
 //
 // Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
-// path: unaligned ones cost 1.2-2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
-// float: inf and NaN give each result the class a sequential fp32 sum gives; subnormals are
-// summed like any value.
+// path: unaligned ones cost up to 2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
+// float: inf and NaN inputs give each result the class a sequential fp32 sum gives (where only
+// a partial sum overflows, the class depends on the summation order); subnormals are summed
+// like any value.
 
 // Unsegmented inclusive scan: MatMulScan's tile structure (row scans, row carries, warp carries)
 // + decoupled look-back. float: fp32 sums in a GPU order; int32: exact, wrap-around on overflow

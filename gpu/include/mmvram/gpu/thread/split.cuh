@@ -14,7 +14,9 @@ __device__ __forceinline__ std::uint32_t pack_bf16x2(float lo_elem, float hi_ele
 }
 
 // Splits (x0, x1) into packed bf16x2 parts p[0] (high), p[1], p[2] (low) with
-// x = p[0] + p[1] + p[2] exactly for every finite normal x (3 × 8 bits cover fp32's 24).
+// x = p[0] + p[1] + p[2] exactly for finite x whose parts stay within bf16's range (3 × 8 bits
+// cover fp32's 24): not for |x| >= 0x1.fep127 (bf16 rounds p[0] to inf; the scans rescan such
+// blocks on the CUDA cores) nor for what lies below 2^-133 (bf16's smallest subnormal).
 __device__ __forceinline__ void split3_bf16x2(float x0, float x1, std::uint32_t (&p)[3]) {
 #pragma unroll
   for (int k = 0; k < 3; ++k) {

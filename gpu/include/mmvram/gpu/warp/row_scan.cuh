@@ -20,7 +20,8 @@ namespace mmv::gpu::warp {
 // inf − inf = NaN in the lower parts. Each fp32 scan therefore checks its totals (an inf or NaN
 // item always makes one non-finite; so may an overflow) and, if any lane sees one, the warp redoes
 // that scan on the CUDA cores with plain additions, giving each result the class (finite, ±inf,
-// NaN) a sequential fp32 sum gives.
+// NaN) a sequential fp32 sum gives for inf and NaN inputs (an overflow of a partial sum only,
+// with a finite total, is not caught: its class depends on the order of summation).
 __device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282347e38f; }  // NaN: false
 
 // Which unit runs the in-tile scans: the kernels' policy, and the ablation's only variable.
