@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
       std::uint32_t fw[4], F[4][4], nf[4], fb[4], fs;
       src.load(t, s, p, warp, lane, v, fw);
       starts[p] = __any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u);
-      if (!starts[p]) {  // no start in the warp block: only its total (tensor cores) is needed
+      if (!starts[p]) {  // no start in the warp block: only its total is needed
         const T wt = warp::warp_total_on<U>(v);
         if (lane == 0) warp_span[p * tile::kWarps + warp] = {0u, wt}, warp_count[p * tile::kWarps + warp] = 0;
         continue;

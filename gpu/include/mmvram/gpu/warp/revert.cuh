@@ -1,5 +1,5 @@
-// Warp layer: SSCR's REVERT and the joins inside a warp. The tensor cores give speculative
-// (unsegmented) in-lane scans (row_scan.cuh: lane_scan); an item after a segment start in its
+// Warp layer: SSCR's REVERT and the joins inside a warp. Speculative (unsegmented) in-lane
+// scans come from row_scan.cuh (lane_scan on the tensor cores, or its CUDA-core twin); an item after a segment start in its
 // lane takes a value recomputed from the start instead (REVERT without subtraction, so no
 // cancellation), and segments crossing lanes, rows and warps are joined with the segmented
 // operator (plain additions).
@@ -19,7 +19,7 @@ __device__ __forceinline__ bool open(std::uint32_t fw, int e) { return !(fw & (0
 
 // Phase 1 (REVERT inside the lane), for m-tile M. A[c][e] (c = 2M, 2M + 1) = sum of the lane's
 // items of chunk c from its last start <= e (or from the lane's item 0 if none) to e. Items
-// with no start before them in the lane keep the speculative tensor-core scan S; from a start
+// with no start before them in the lane keep the speculative scan S; from a start
 // on, the speculation is wrong and is recomputed on CUDA cores (the start's value, then running
 // sums of at most 3 more items), so nothing is ever subtracted. int32 subtracts the scan just
 // before the start instead (exact modulo 2^32, and v need not stay live).
