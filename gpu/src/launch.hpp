@@ -7,9 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
-#include "mmvram/gpu/tile/tile_stages.cuh"
+#include "mmvram/gpu/tile/policy.cuh"
+#include "mmvram/gpu/warp/row_scan.cuh"
 
 namespace mmv::gpu::detail {
 
@@ -19,14 +22,29 @@ inline void check(cudaError_t e, const char* what) {
 
 inline bool aligned_to(const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
 
-// Temporary storage for n items with desc_size bytes of descriptors per tile.
+static_assert(tile::scan_policy::tile_items == ablation::kTileItems &&
+              tile::segmented_policy::tile_items == ablation::kTileItems);
+
+// Calls f(std::integral_constant<warp::unit, U>{}) with the unit of variant v.
+template <class F>
+void with_unit(ablation::variant v, F&& f) {
+  using u = warp::unit;
+  switch (v) {
+    case ablation::variant::cuda_cores: return f(std::integral_constant<u, u::cuda_cores>{});
+    case ablation::variant::tensor_cores: return f(std::integral_constant<u, u::tensor_cores>{});
+    case ablation::variant::tensor_core_rows: return f(std::integral_constant<u, u::tensor_core_rows>{});
+  }
+  throw cuda_error("mmvram gpu: unknown ablation variant");
+}
+
+// Temporary storage for n items in tiles of tile_items, with desc_size bytes of descriptors per tile.
 struct temp_plan {
   std::int64_t tiles;
   std::size_t desc_bytes, total;
 };
 
-inline temp_plan plan_temp(std::int64_t n, std::size_t desc_size) {
-  const std::int64_t tiles = n > 0 ? (n + tile::kTileItems - 1) / tile::kTileItems : 0;
+inline temp_plan plan_temp(std::int64_t n, std::int64_t tile_items, std::size_t desc_size) {
+  const std::int64_t tiles = n > 0 ? (n + tile_items - 1) / tile_items : 0;
   const std::size_t desc = (std::size_t(tiles) * desc_size + 255) / 256 * 256;
   return {tiles, desc, desc + 256};
 }
@@ -48,15 +66,15 @@ inline unsigned long long* tile_counter(const temp_plan& p, void* temp) {
   return reinterpret_cast<unsigned long long*>(static_cast<char*>(temp) + p.desc_bytes);
 }
 
-// A persistent grid: as many blocks as fit on the device at once, at most one per tile, each
-// with `smem` bytes of dynamic shared memory (the kernel's limit is raised to that first).
+// A persistent grid: as many blocks of `threads` as fit on the device at once, at most one per
+// tile, each with `smem` bytes of dynamic shared memory (the kernel's limit is raised first).
 template <class Kernel>
-int grid_size(Kernel kernel, std::int64_t tiles, int smem) {
+int grid_size(Kernel kernel, std::int64_t tiles, int threads, int smem) {
   int dev = 0, sms = 0, per_sm = 0;
   check(cudaGetDevice(&dev), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tile::kThreads, smem), "occupancy");
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem), "occupancy");
   return int(std::min<std::int64_t>(tiles, std::int64_t(sms) * std::max(per_sm, 1)));
 }
 

@@ -1,48 +1,67 @@
-// Host entry points of the unsegmented MatMulScan (api.hpp).
+// Host entry points of the unsegmented MatMulScan (api.hpp, ablation.hpp).
 #include "launch.hpp"
-#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/device/matmul_scan.cuh"
 
 namespace mmv::gpu {
 namespace {
 
 template <warp::unit U, class T>
-void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  const auto plan = detail::plan_temp(n, sizeof(std::uint64_t));
+void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream,
+         long long* tile_cycles) {
+  using P = tile::scan_policy;
+  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::matmul_scan_kernel<T, U>;
+  const auto kernel = device::matmul_scan_kernel<T, U, P>;
   const bool aligned = detail::aligned_to(in, 16) && detail::aligned_to(out, 16);
-  constexpr int smem = tile::stage_bytes<T, false>();
-  kernel<<<detail::grid_size(kernel, plan.tiles, smem), tile::kThreads, smem, stream>>>(
-      in, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), aligned);
+  constexpr int smem = P::stage_bytes<T, false>();
+  kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
+      in, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), aligned,
+      tile::tile_clock{tile_cycles});
   detail::check(cudaGetLastError(), "matmul_scan launch");
+}
+
+// V1 and V2 differ only where a warp block holds a start: one kernel serves both here.
+template <class T>
+void run_variant(ablation::variant v, const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
+                 cudaStream_t stream, long long* tile_cycles) {
+  if (v == ablation::variant::cuda_cores) run<warp::unit::cuda_cores>(in, out, n, temp, temp_bytes, stream, tile_cycles);
+  else run<warp::unit::tensor_cores>(in, out, n, temp, temp_bytes, stream, tile_cycles);
 }
 
 }  // namespace
 
 void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(in, out, n, temp, temp_bytes, stream);
+  run<warp::unit::cuda_cores>(in, out, n, temp, temp_bytes, stream, nullptr);
 }
 
 void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out), n, temp,
-      temp_bytes, stream);
+  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out), n,
+                              temp, temp_bytes, stream, nullptr);
 }
 
-namespace tensor_cores {
+namespace ablation {
 
-void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
-                 cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(in, out, n, temp, temp_bytes, stream);
+const char* variant_name(variant v) {
+  switch (v) {
+    case variant::cuda_cores: return "v0_cuda_cores";
+    case variant::tensor_cores: return "v1_tensor_cores";
+    case variant::tensor_core_rows: return "v2_tensor_core_rows";
+  }
+  return "?";
 }
 
-void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
-                 std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out),
-                              n, temp, temp_bytes, stream);
+void matmul_scan(variant v, const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
+                 cudaStream_t stream, long long* tile_cycles) {
+  run_variant(v, in, out, n, temp, temp_bytes, stream, tile_cycles);
 }
 
-}  // namespace tensor_cores
+void matmul_scan(variant v, const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
+                 std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
+  run_variant(v, reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out), n, temp,
+              temp_bytes, stream, tile_cycles);
+}
+
+}  // namespace ablation
 }  // namespace mmv::gpu

@@ -1,16 +1,15 @@
-// Host entry points of the SCD segmented sum (api.hpp).
+// Host entry points of the SCD segmented sum (api.hpp, ablation.hpp).
 #include "launch.hpp"
-#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/device/scd.cuh"
 
 namespace mmv::gpu {
 namespace {
 
 template <warp::unit U, class T>
-void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
-         std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
-         cudaStream_t stream) {
-  const auto plan = detail::plan_temp(n, sizeof(ulonglong2));
+void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, std::int64_t* num_segments,
+         std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
+  using P = tile::segmented_policy;
+  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(ulonglong2));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) {
     if (temp != nullptr && n <= 0) {  // no segments: *num_segments = 0, offsets[0] = n = 0
       detail::check(cudaMemsetAsync(num_segments, 0, sizeof(std::int64_t), stream), "cudaMemsetAsync");
@@ -18,13 +17,22 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
     }
     return;
   }
-  const auto kernel = device::scd_kernel<T, U>;
+  const auto kernel = device::scd_kernel<T, U, P>;
   const bool aligned = detail::aligned_to(x, 16) && detail::aligned_to(flags, 16);
-  constexpr int smem = tile::stage_bytes<T, true>();
-  kernel<<<detail::grid_size(kernel, plan.tiles, smem), tile::kThreads, smem, stream>>>(
+  constexpr int smem = P::stage_bytes<T, true>();
+  kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
       x, flags, sums, offsets, num_segments, n, plan.tiles, static_cast<ulonglong2*>(temp),
-      detail::tile_counter(plan, temp), aligned);
+      detail::tile_counter(plan, temp), aligned, tile::tile_clock{tile_cycles});
   detail::check(cudaGetLastError(), "scd_segmented_sum launch");
+}
+
+template <class T>
+void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
+                 std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
+                 cudaStream_t stream, long long* tile_cycles) {
+  detail::with_unit(v, [&](auto u) {
+    run<decltype(u)::value>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, tile_cycles);
+  });
 }
 
 }  // namespace
@@ -32,30 +40,30 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
 void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums, std::int64_t* offsets,
                        std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
                        cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream);
+  run<warp::unit::cuda_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
 }
 
 void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
                        std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums), offsets,
-      num_segments, n, temp, temp_bytes, stream);
+  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums),
+                              offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
 }
 
-namespace tensor_cores {
+namespace ablation {
 
-void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums, std::int64_t* offsets,
+void scd_segmented_sum(variant v, const float* x, const std::uint8_t* flags, float* sums, std::int64_t* offsets,
                        std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
-                       cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream);
+                       cudaStream_t stream, long long* tile_cycles) {
+  run_variant(v, x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, tile_cycles);
 }
 
-void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
+void scd_segmented_sum(variant v, const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
-                       std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums),
-                              offsets, num_segments, n, temp, temp_bytes, stream);
+                       std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
+  run_variant(v, reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums), offsets,
+              num_segments, n, temp, temp_bytes, stream, tile_cycles);
 }
 
-}  // namespace tensor_cores
+}  // namespace ablation
 }  // namespace mmv::gpu

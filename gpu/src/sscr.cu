@@ -1,50 +1,57 @@
-// Host entry points of the SSCR segmented scan (api.hpp).
+// Host entry points of the SSCR segmented scan (api.hpp, ablation.hpp).
 #include "launch.hpp"
-#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/device/sscr.cuh"
 
 namespace mmv::gpu {
 namespace {
 
 template <warp::unit U, class T>
-void run(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp,
-         std::size_t& temp_bytes, cudaStream_t stream) {
-  const auto plan = detail::plan_temp(n, sizeof(std::uint64_t));
+void run(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
+         cudaStream_t stream, long long* tile_cycles) {
+  using P = tile::segmented_policy;
+  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::sscr_kernel<T, U>;
+  const auto kernel = device::sscr_kernel<T, U, P>;
   const bool aligned = detail::aligned_to(x, 16) && detail::aligned_to(out, 16) && detail::aligned_to(flags, 16);
-  constexpr int smem = tile::stage_bytes<T, true>();
-  kernel<<<detail::grid_size(kernel, plan.tiles, smem), tile::kThreads, smem, stream>>>(
-      x, flags, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp),
-      aligned);
+  constexpr int smem = P::stage_bytes<T, true>();
+  kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
+      x, flags, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), aligned,
+      tile::tile_clock{tile_cycles});
   detail::check(cudaGetLastError(), "sscr_segmented_scan launch");
+}
+
+template <class T>
+void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp,
+                 std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
+  detail::with_unit(v, [&](auto u) { run<decltype(u)::value>(x, flags, out, n, temp, temp_bytes, stream, tile_cycles); });
 }
 
 }  // namespace
 
 void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
                          void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(x, flags, out, n, temp, temp_bytes, stream);
+  run<warp::unit::cuda_cores>(x, flags, out, n, temp, temp_bytes, stream, nullptr);
 }
 
 void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
                          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out), n, temp,
-      temp_bytes, stream);
+  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out),
+                              n, temp, temp_bytes, stream, nullptr);
 }
 
-namespace tensor_cores {
+namespace ablation {
 
-void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
-                         void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(x, flags, out, n, temp, temp_bytes, stream);
+void sscr_segmented_scan(variant v, const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
+                         void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
+  run_variant(v, x, flags, out, n, temp, temp_bytes, stream, tile_cycles);
 }
 
-void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
-                         std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::tensor_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out),
-                              n, temp, temp_bytes, stream);
+void sscr_segmented_scan(variant v, const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
+                         std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream,
+                         long long* tile_cycles) {
+  run_variant(v, reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out), n, temp,
+              temp_bytes, stream, tile_cycles);
 }
 
-}  // namespace tensor_cores
+}  // namespace ablation
 }  // namespace mmv::gpu

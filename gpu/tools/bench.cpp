@@ -11,6 +11,7 @@
 #include "cuda_util.hpp"
 #include "json.hpp"
 #include "kernels.hpp"
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::gpu::harness {
@@ -23,6 +24,8 @@ struct row {
   std::string dist = "none", dist_family = "none";
   std::int64_t mean = 0, segments = 1;
   double median_ms = NAN, min_ms = NAN, max_ms = NAN;
+  std::int64_t tiles = 0;  // with --tile-cycles: per-tile clock64 cycles over all tiles and reps
+  double tile_cycles_median = NAN, tile_cycles_min = NAN, tile_cycles_p90 = NAN;
   std::string error;
   double gitems() const { return double(n) / (median_ms * 1e-3) / 1e9; }
   // Bandwidth of the bytes this kernel moves, and of the operation's byte floor.
@@ -31,8 +34,9 @@ struct row {
 };
 
 // Times k over the input sets (warm-up, then reps calls rotating sets, events around each).
+// With tile_cycles, then reps more calls with the clock64 probe (fused kernels only).
 void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>& ins,
-                 const device_outputs& o, int warmup, int reps) {
+                 const device_outputs& o, int warmup, int reps, bool tile_cycles) {
   try {
     std::size_t tb = 0, most = 1;
     for (const auto& in : ins) {
@@ -61,6 +65,21 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
     r.median_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
     r.min_ms = ms.front();
     r.max_ms = ms.back();
+    if (tile_cycles && k.run_timed) {  // separate calls: the probe's copies stay out of the timings
+      r.tiles = ablation::tiles(r.n);
+      device_buffer cycles(8 * static_cast<std::size_t>(r.tiles));
+      std::vector<long long> one(static_cast<std::size_t>(r.tiles)), all;
+      for (int i = 0; i < reps; ++i) {
+        tb = most;
+        k.run_timed(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr, cycles.as<long long>());
+        cuda_check(cudaMemcpy(one.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost), k.name + " tile cycles");
+        all.insert(all.end(), one.begin(), one.end());
+      }
+      std::sort(all.begin(), all.end());
+      r.tile_cycles_min = double(all.front());
+      r.tile_cycles_median = double(all[all.size() / 2]);
+      r.tile_cycles_p90 = double(all[all.size() * 9 / 10]);
+    }
   } catch (const cuda_error& e) {
     r.error = e.what();
     const cudaError_t sticky = cudaDeviceSynchronize();
@@ -158,7 +177,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
       r.k = k;
       r.type = t;
       r.n = n;
-      time_kernel(r, *k, ins, outs, o.warmup, o.reps);
+      time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles);
       rows.push_back(r);
     }
     for (const distribution& d : dists) {
@@ -202,7 +221,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
         r.dist_family = d.family();
         r.mean = d.mean;
         r.segments = segs0;
-        time_kernel(r, *k, ins, outs, o.warmup, o.reps);
+        time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles);
         rows.push_back(r);
       }
       os << "  " << dtype_name(t) << " " << d.name() << " done\n";
@@ -254,6 +273,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
         .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
         .field("l2_bytes", static_cast<std::uint64_t>(dev.l2_bytes))
         .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
+        .field("sm_clock_khz", dev.sm_clock_khz)
         .end_object();
     j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
     j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
@@ -265,6 +285,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     for (const auto& r : rows) {
       j.begin_object();
       j.field("kernel", r.k->name).field("family", r.k->family).field("operation", op_name(r.k->kind));
+      if (!r.k->variant.empty()) j.field("variant", r.k->variant);
       j.field("dtype", dtype_name(r.type)).field("n", r.n).field("distribution", r.dist);
       j.field("distribution_family", r.dist_family);
       if (r.mean > 0) j.field("mean_segment_length", r.mean);
@@ -280,6 +301,10 @@ int run_bench(const bench_options& o, std::ostream& os) {
       }
       j.field("time_ms", r.median_ms).field("time_ms_min", r.min_ms).field("time_ms_max", r.max_ms);
       j.field("throughput_gitems_per_s", r.gitems()).field("bandwidth_gb_per_s", r.gbs());
+      if (r.tiles > 0) {
+        j.field("tiles", r.tiles).field("tile_cycles_median", r.tile_cycles_median);
+        j.field("tile_cycles_min", r.tile_cycles_min).field("tile_cycles_p90", r.tile_cycles_p90);
+      }
       const row* copy = find_row(rows, "copy", r.type, "none");
       if (copy) j.field("copy_bandwidth_fraction", r.gbs() / copy->gbs());
       else j.null_field("copy_bandwidth_fraction");

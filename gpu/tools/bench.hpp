@@ -20,6 +20,7 @@ struct bench_options {
   std::vector<dtype> dtypes{dtype::f32, dtype::i32};
   std::vector<distribution> dists;  // empty: bench_distributions()
   std::int64_t offset = 0;          // x, flags and out this many items (0..15) past aligned
+  bool tile_cycles = false;         // also run the fused kernels reps times with the clock64 probe
   std::string out_path;
 };
 // one_segment, all_length_1, geometric and pareto with means 32, 1K, 32K, 1M, fixed 32..1M.

@@ -85,6 +85,7 @@ bool current_device(device_info& info, std::string& why) {
   info.cc_minor = p.minor;
   info.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
   info.memory_bytes = p.totalGlobalMem;
+  if (cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, info.index) != cudaSuccess) info.sm_clock_khz = 0;
   cudaRuntimeGetVersion(&info.runtime_version);
   cudaDriverGetVersion(&info.driver_version);
   return true;

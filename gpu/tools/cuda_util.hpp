@@ -69,6 +69,7 @@ struct device_info {
   std::string name;
   int sm_count = 0, cc_major = 0, cc_minor = 0;
   std::size_t l2_bytes = 0, memory_bytes = 0;
+  int sm_clock_khz = 0;  // the SM clock's peak (clock64 counts its cycles); 0 if unknown
   int runtime_version = 0, driver_version = 0;
 };
 // Describes the current device; returns false with a message in `why` when none is usable.

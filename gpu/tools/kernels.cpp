@@ -33,6 +33,7 @@ double bytes_per_item(op o) {
 namespace {
 
 namespace bl = mmv::gpu::baselines;
+namespace ablation = mmv::gpu::ablation;
 using i32 = std::int32_t;
 
 // Calls f with (const T* x, T* out) typed by the input set's dtype.
@@ -61,7 +62,41 @@ kernel_info make(std::string name, op kind, std::string family, double item_byte
   return k;
 }
 
+// mmvram's fused kernel of kind `kind` as variant v (ablation.hpp); the V0 entries ("ours") run
+// through api.hpp, the same kernels without the cycle probe.
+kernel_info fused(std::string name, op kind, ablation::variant v) {
+  using in_t = const device_inputs&;
+  using out_t = const device_outputs&;
+  const bool ours = v == ablation::variant::cuda_cores;
+  const unsigned need = kind == op::segmented_sum ? reports_offsets : none;
+  // Bytes: scan 4 + 4; segmented scan 4 + 1 + 4; segmented sum 4 + 1 per item, and per segment
+  // its sum (4) and offset (8) written.
+  const double item_bytes = bytes_per_item(kind), segment_bytes = kind == op::segmented_sum ? 12 : 0;
+  kernel_info k = make(std::move(name), kind, ours ? "ours" : "ablation", item_bytes, segment_bytes, need, nullptr);
+  k.variant = ablation::variant_name(v);
+  k.run_timed = [kind, v](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s, long long* cycles) {
+    typed(in, o, [&](auto x, auto out) {
+      if (kind == op::scan) ablation::matmul_scan(v, x, out, in.n, temp, bytes, s, cycles);
+      else if (kind == op::segmented_scan) ablation::sscr_segmented_scan(v, x, in.flags, out, in.n, temp, bytes, s, cycles);
+      else ablation::scd_segmented_sum(v, x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s, cycles);
+    });
+  };
+  if (!ours) {
+    k.run = [t = k.run_timed](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) { t(in, o, temp, bytes, s, nullptr); };
+    return k;
+  }
+  k.run = [kind](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
+    typed(in, o, [&](auto x, auto out) {
+      if (kind == op::scan) mmv::gpu::matmul_scan(x, out, in.n, temp, bytes, s);
+      else if (kind == op::segmented_scan) mmv::gpu::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s);
+      else mmv::gpu::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
+    });
+  };
+  return k;
+}
+
 std::vector<kernel_info> make_registry() {
+  using V = ablation::variant;
   using in_t = const device_inputs&;
   using out_t = const device_outputs&;
   std::vector<kernel_info> k;
@@ -72,21 +107,14 @@ std::vector<kernel_info> make_registry() {
   k.push_back(make("read_only_reduce", op::reduce, "copy", 4, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_reduce_sum(x, out, in.n, temp, bytes, s); });
   }));
-  k.push_back(make("matmul_scan", op::scan, "ours", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) { mmv::gpu::matmul_scan(x, out, in.n, temp, bytes, s); });
-  }));
-  k.push_back(make("matmul_scan_tc", op::scan, "ablation", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) { mmv::gpu::tensor_cores::matmul_scan(x, out, in.n, temp, bytes, s); });
-  }));
+  k.push_back(fused("matmul_scan", op::scan, V::cuda_cores));
+  k.push_back(fused("matmul_scan_tc", op::scan, V::tensor_cores));
   k.push_back(make("cub_inclusive_sum", op::scan, "cub", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum(x, out, in.n, temp, bytes, s); });
   }));
-  k.push_back(make("sscr_segmented_scan", op::segmented_scan, "ours", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) { mmv::gpu::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s); });
-  }));
-  k.push_back(make("sscr_segmented_scan_tc", op::segmented_scan, "ablation", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) { mmv::gpu::tensor_cores::sscr_segmented_scan(x, in.flags, out, in.n, temp, bytes, s); });
-  }));
+  k.push_back(fused("sscr_segmented_scan", op::segmented_scan, V::cuda_cores));
+  k.push_back(fused("sscr_segmented_scan_tc", op::segmented_scan, V::tensor_cores));
+  k.push_back(fused("sscr_segmented_scan_tc_rows", op::segmented_scan, V::tensor_core_rows));
   k.push_back(make("vcu_flag_transform_scan", op::segmented_scan, "vcu", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::vcu_flag_transform_scan(x, in.flags, out, in.n, temp, bytes, s); });
   }));
@@ -108,17 +136,9 @@ std::vector<kernel_info> make_registry() {
   }));
   if (!bl::cccl_segmented_scan_available())
     k.back().unavailable = "not built: no CCCL headers with cub::DeviceSegmentedScan were found (pip install nvidia-cuda-cccl, configure again)";
-  // Sums (4) and offsets (8) written per segment.
-  k.push_back(make("scd_segmented_sum", op::segmented_sum, "ours", 5, 12, reports_offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) {
-      mmv::gpu::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
-    });
-  }));
-  k.push_back(make("scd_segmented_sum_tc", op::segmented_sum, "ablation", 5, 12, reports_offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
-    typed(in, o, [&](auto x, auto out) {
-      mmv::gpu::tensor_cores::scd_segmented_sum(x, in.flags, out, o.offsets, o.num_segments, in.n, temp, bytes, s);
-    });
-  }));
+  k.push_back(fused("scd_segmented_sum", op::segmented_sum, V::cuda_cores));
+  k.push_back(fused("scd_segmented_sum_tc", op::segmented_sum, V::tensor_cores));
+  k.push_back(fused("scd_segmented_sum_tc_rows", op::segmented_sum, V::tensor_core_rows));
   // Offsets read (8) and sums written (4) per segment.
   k.push_back(make("cub_segmented_reduce_sum", op::segmented_sum, "cub", 4, 12, offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_segmented_reduce_sum(x, in.offsets, in.num_segments, out, temp, bytes, s); });
@@ -166,9 +186,9 @@ std::vector<std::string> reference_kernels(op o) {
     case op::reduce: return {};
     case op::scan: return {"matmul_scan_tc", "cub_inclusive_sum"};
     case op::segmented_scan:
-      return {"sscr_segmented_scan_tc", "cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8",
+      return {"sscr_segmented_scan_tc", "sscr_segmented_scan_tc_rows", "cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8",
               "cub_flag_pair_scan", "cccl_segmented_scan", "vcu_flag_transform_scan", "vcu_min_index_scan"};
-    case op::segmented_sum: return {"scd_segmented_sum_tc", "cub_segmented_reduce_sum"};
+    case op::segmented_sum: return {"scd_segmented_sum_tc", "scd_segmented_sum_tc_rows", "cub_segmented_reduce_sum"};
   }
   return {};
 }

@@ -43,6 +43,7 @@ struct kernel_info {
   std::string name;
   op kind;
   std::string family;  // "ours" (api.hpp), "ablation" (ablation.hpp: tensor-core variants), "cub", "cccl", "vcu", "copy"
+  std::string variant;  // ours and ablation: ablation.hpp's variant_name (v0_cuda_cores, ...)
   bool needs_keys = false, needs_byte_keys = false, needs_offsets = false, reports_offsets = false;
   // The device traffic of one call as this kernel does it: bytes per item (e.g. ScanByKey's
   // int32 keys) plus bytes per segment (offsets read, sums and offsets written).
@@ -51,6 +52,10 @@ struct kernel_info {
   std::string unavailable;
   // CUB temp convention: temp == nullptr sets temp_bytes only.
   std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t)> run;
+  // ours and ablation only (else empty): run, with the per-tile clock64 cycles written to
+  // tile_cycles (device, ablation::tiles(n) entries).
+  std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t, long long*)>
+      run_timed;
   double bytes(std::int64_t n, std::int64_t segments) const {
     return item_bytes * double(n) + segment_bytes * double(segments);
   }

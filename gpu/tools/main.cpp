@@ -26,17 +26,21 @@ const char* usage =
     "usage: mmvram-gpu check [--quick] [--no-big] [--seed S] [--kernels LIST] [--dtypes LIST]\n"
     "                        [--json FILE] [--verbose]\n"
     "       mmvram-gpu bench [--n N] [--reps R] [--warmup W] [--sets K] [--seed S] [--offset O]\n"
-    "                        [--kernels LIST] [--dtypes LIST] [--dists LIST] [--out FILE.json]\n"
+    "                        [--kernels LIST] [--dtypes LIST] [--dists LIST] [--tile-cycles]\n"
+    "                        [--out FILE.json]\n"
     "       mmvram-gpu profile --kernels NAME [--dtypes T] [--dists D] [--n N] [--offset O]\n"
     "                        [--calls C] [--seed S]\n"
     "  N may be written 2^K or 2^K+C. LIST is comma-separated. --kernels: all (default), ours,\n"
-    "  ablation (the _tc kernels: ours with the in-tile scans on the tensor cores), baselines, or\n"
-    "  names (copy, read_only_reduce, matmul_scan, matmul_scan_tc, cub_inclusive_sum,\n"
-    "  sscr_segmented_scan, sscr_segmented_scan_tc, vcu_flag_transform_scan, vcu_min_index_scan,\n"
-    "  cub_inclusive_sum_by_key, cub_inclusive_sum_by_key_u8, cub_flag_pair_scan, cccl_segmented_scan,\n"
-    "  scd_segmented_sum, scd_segmented_sum_tc, cub_segmented_reduce_sum). --dtypes: f32,i32. --dists: one_segment, no_flags, first_flag_0,\n"
-    "  all_length_1, geometric:M, pareto:M, fixed:L. --offset O: x, flags and out O items (0..15)\n"
-    "  past aligned pointers. profile: one input set (n = 2^28 by default), one warm-up call, then\n"
+    "  ablation (ours with the in-tile scans on the tensor cores: _tc V1, _tc_rows V2), baselines,\n"
+    "  or names (copy, read_only_reduce, matmul_scan, matmul_scan_tc, cub_inclusive_sum,\n"
+    "  sscr_segmented_scan, sscr_segmented_scan_tc, sscr_segmented_scan_tc_rows,\n"
+    "  vcu_flag_transform_scan, vcu_min_index_scan, cub_inclusive_sum_by_key,\n"
+    "  cub_inclusive_sum_by_key_u8, cub_flag_pair_scan, cccl_segmented_scan, scd_segmented_sum,\n"
+    "  scd_segmented_sum_tc, scd_segmented_sum_tc_rows, cub_segmented_reduce_sum). --dtypes:\n"
+    "  f32,i32. --dists: one_segment, no_flags, first_flag_0, all_length_1, geometric:M, pareto:M,\n"
+    "  fixed:L. --offset O: x, flags and out O items (0..15) past aligned pointers. --tile-cycles:\n"
+    "  R more calls of each fused kernel with its clock64 probe (cycles per tile, in the JSON).\n"
+    "  profile: one input set (n = 2^28 by default), one warm-up call, then\n"
     "  C calls (default 1) of the named kernels, untimed by design: run it under ncu or\n"
     "  compute-sanitizer (check --quick --no-big is the small sanitizer suite).\n"
     "       mmvram-gpu state-passing [--sequences S] [--mu M] [--sigma SD] [--chunk-tokens C]\n"
@@ -195,6 +199,7 @@ int run(int argc, char** argv) {
     else if (!is_check && !profile && a == "--warmup") b.warmup = static_cast<int>(parse_int(a, value(), 0, 1000));
     else if (!is_check && !profile && a == "--sets") b.sets = static_cast<int>(parse_int(a, value(), 1, 64));
     else if (!is_check && !profile && a == "--out") b.out_path = std::string(value());
+    else if (!is_check && !profile && a == "--tile-cycles") b.tile_cycles = true;
     else if (!is_check && a == "--dists") {
       b.dists.clear();
       for (const auto& item : split(value())) {

@@ -6,6 +6,8 @@
 
 #include "catch.hpp"
 #include "check.hpp"
+#include "cuda_util.hpp"
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace {
@@ -77,15 +79,48 @@ TEST_CASE("scd_segmented_sum matches the CPU reference", "[ours]") {
   require_pass("scd_segmented_sum", sizes, dists);
 }
 
-TEST_CASE("the tensor-core variants (ablation.hpp) match the CPU reference", "[ours]") {
+TEST_CASE("the tensor-core variants (ablation.hpp: V1 _tc, V2 _tc_rows) match the CPU reference", "[ours]") {
   require_pass("matmul_scan_tc", sizes, {"one_segment"});
-  require_pass("sscr_segmented_scan_tc,scd_segmented_sum_tc", sizes, dists);
+  require_pass("sscr_segmented_scan_tc,sscr_segmented_scan_tc_rows,scd_segmented_sum_tc,scd_segmented_sum_tc_rows",
+               sizes, dists);
+}
+
+TEST_CASE("the tile clock probe records every tile and leaves the results as they are", "[ours]") {
+  namespace ab = mmv::gpu::ablation;
+  const std::int64_t n = 3 * ab::kTileItems + 5, tiles = ab::tiles(n);
+  REQUIRE(tiles == 4);
+  std::vector<float> x(static_cast<std::size_t>(n));
+  std::vector<std::uint8_t> flags(static_cast<std::size_t>(n));
+  std::vector<float> want(x.size());
+  for (std::int64_t i = 0; i < n; ++i) {
+    x[i] = float(1 + i % 5);
+    flags[i] = i % 37 == 3;
+    want[i] = (i == 0 || flags[i]) ? x[i] : want[i - 1] + x[i];  // small integers: exact in fp32
+  }
+  device_buffer dx(4 * x.size()), dflags(flags.size()), dout(4 * x.size()), dcycles(8 * std::size_t(tiles));
+  cuda_check(cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice), "copy x");
+  cuda_check(cudaMemcpy(dflags.get(), flags.data(), dflags.bytes(), cudaMemcpyHostToDevice), "copy flags");
+  for (auto v : {ab::variant::cuda_cores, ab::variant::tensor_cores, ab::variant::tensor_core_rows}) {
+    INFO(ab::variant_name(v));
+    cuda_check(cudaMemset(dcycles.get(), 0, dcycles.bytes()), "clear cycles");
+    std::size_t tb = 0;
+    ab::sscr_segmented_scan(v, dx.as<float>(), dflags.as<std::uint8_t>(), dout.as<float>(), n, nullptr, tb);
+    device_buffer temp(tb);
+    ab::sscr_segmented_scan(v, dx.as<float>(), dflags.as<std::uint8_t>(), dout.as<float>(), n, temp.get(), tb,
+                            nullptr, dcycles.as<long long>());
+    std::vector<float> got(x.size());
+    std::vector<long long> cycles(static_cast<std::size_t>(tiles));
+    cuda_check(cudaMemcpy(got.data(), dout.get(), dout.bytes(), cudaMemcpyDeviceToHost), "copy out");
+    cuda_check(cudaMemcpy(cycles.data(), dcycles.get(), dcycles.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
+    CHECK(got == want);
+    for (long long c : cycles) CHECK((c > 0 && c < (1LL << 40)));
+  }
 }
 
 TEST_CASE("every kernel is right on unaligned pointers (x, flags and out one or three items on)", "[ours]") {
   const std::string spec = mmv::gpu::baselines::cccl_segmented_scan_available() ? "all" : "ours,copy,read_only_reduce,"
       "cub_inclusive_sum,cub_inclusive_sum_by_key,cub_inclusive_sum_by_key_u8,cub_flag_pair_scan,"
-      "cub_segmented_reduce_sum,vcu_flag_transform_scan,vcu_min_index_scan";
+      "cub_segmented_reduce_sum,vcu_flag_transform_scan,vcu_min_index_scan,ablation";
   for (std::int64_t offset : {1, 3})
     require_pass(spec, {4097, (1 << 20) + 3}, {"one_segment", "geometric:32", "all_length_1", "pareto:1024"}, offset);
 }

@@ -2,7 +2,7 @@
 // 2^-60..2^60, subnormals, values at and near FLT_MAX, and inf / NaN. Every fp32 kernel is
 // compared with a sequential fp32 sum (the class of each result: finite, +inf, -inf or NaN, which
 // no summation order changes while nothing overflows) and with a float64 sum (the size of finite
-// errors). The one documented difference: the tensor-core variants (*_tc) split items into bf16
+// errors). The one documented difference: the tensor-core variants (*_tc, *_tc_rows) split items into bf16
 // parts, whose smallest subnormal is 2^-133, so an item loses what lies below that; each finite
 // result may differ by 2^-133 per item summed on top of the fp32 bound. Segmented sums of the
 // subnormal cases are exact in any order, so there every other segmented kernel must match the
@@ -171,8 +171,9 @@ std::vector<special_case> make_cases() {
 TEST_CASE("fp32 kernels on wide-range, subnormal, near-FLT_MAX and non-finite values", "[ours][special]") {
   std::string err;
   const auto kernels = select_kernels("matmul_scan,matmul_scan_tc,cub_inclusive_sum,sscr_segmented_scan,"
-                                      "sscr_segmented_scan_tc,cub_flag_pair_scan,scd_segmented_sum,"
-                                      "scd_segmented_sum_tc,cub_segmented_reduce_sum", err);
+                                      "sscr_segmented_scan_tc,sscr_segmented_scan_tc_rows,cub_flag_pair_scan,"
+                                      "scd_segmented_sum,scd_segmented_sum_tc,scd_segmented_sum_tc_rows,"
+                                      "cub_segmented_reduce_sum", err);
   REQUIRE(!kernels.empty());
   for (const special_case& c : make_cases()) {
     for (const kernel_info* k : kernels) {

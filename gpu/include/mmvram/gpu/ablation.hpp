@@ -1,36 +1,49 @@
-// The ablation's tensor-core variants (V1): api.hpp's kernels with their in-tile scans on the
-// tensor cores (mma.sync m16n8k16: fp32 as three bf16 parts, int32 as four byte planes, times
-// constant 0/1 matrices) and everything else (tiles, staging, REVERT, look-back) the same.
-// api.hpp's kernels run those scans on the CUDA cores, since that measured faster on the H100
-// (docs/gpu_matrix_unit.md); these are kept to measure what the tensor cores add. Same
-// contracts as api.hpp; float inf and NaN inputs give the class a sequential fp32 sum gives (a
-// block whose tensor-core totals are non-finite is rescanned on the CUDA cores), but the bf16
-// split drops what an item holds below 2^-133 (subnormal items may be lost).
+// The ablation: api.hpp's fused kernels with the unit of their in-tile scans as the one
+// variable (tiles, staging, REVERT's joins, look-back and stores are the same code), plus a
+// per-tile latency probe. Same contracts as api.hpp, with two documented differences for the
+// tensor-core variants: float items lose what lies below 2^-133 (the bf16 split; subnormals may
+// be lost), and a block whose tensor-core results are non-finite is rescanned on the CUDA
+// cores, so inf and NaN inputs still give a sequential fp32 sum's class.
 #pragma once
 #include "mmvram/gpu/api.hpp"
 
-namespace mmv::gpu::tensor_cores {
+namespace mmv::gpu::ablation {
 
-// matmul_scan with its 16-item row scans on the tensor cores.
-void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
-                 cudaStream_t stream = nullptr);
-void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
-                 std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+// Where the in-tile scans run (mma.sync m16n8k16: fp32 as three bf16 parts, int32 as four byte
+// planes, times constant 0/1 matrices).
+enum class variant {
+  cuda_cores,        // V0 (api.hpp): running sums and shuffles, no MMA
+  tensor_cores,      // V1: in-lane 4-item scans on the MMA where a warp block holds a start,
+                     //     16-item row scans elsewhere; items after a start recomputed
+  tensor_core_rows,  // V2: 16-item row scans on the MMA everywhere, repaired at the row
+                     //     (int32: minus the scan before the start; float: recomputed)
+};
+const char* variant_name(variant v);  // "v0_cuda_cores", "v1_tensor_cores", "v2_tensor_core_rows"
 
-// sscr_segmented_scan with its speculative in-lane scans (and start-free row scans) on the
-// tensor cores.
-void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
-                         void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
-void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
-                         std::int64_t n, void* temp, std::size_t& temp_bytes,
-                         cudaStream_t stream = nullptr);
+// Items per tile of the fused kernels; tile_cycles below needs tiles(n) entries.
+inline constexpr std::int64_t kTileItems = 16384;
+inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) / kTileItems : 0; }
 
-// scd_segmented_sum with its in-lane scans, warp totals and start ranks on the tensor cores.
-void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums,
-                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,
-                       void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
-void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
-                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n,
-                       void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+// api.hpp's matmul_scan, sscr_segmented_scan and scd_segmented_sum as variant v. tile_cycles
+// (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh).
+// matmul_scan has no starts, so its V1 and V2 are the same kernel.
+void matmul_scan(variant v, const float* in, float* out, std::int64_t n, void* temp,
+                 std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);
+void matmul_scan(variant v, const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
+                 std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);
 
-}  // namespace mmv::gpu::tensor_cores
+void sscr_segmented_scan(variant v, const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
+                         void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr,
+                         long long* tile_cycles = nullptr);
+void sscr_segmented_scan(variant v, const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
+                         std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream = nullptr,
+                         long long* tile_cycles = nullptr);
+
+void scd_segmented_sum(variant v, const float* x, const std::uint8_t* flags, float* sums,
+                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
+                       std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);
+void scd_segmented_sum(variant v, const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
+                       std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
+                       std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);
+
+}  // namespace mmv::gpu::ablation

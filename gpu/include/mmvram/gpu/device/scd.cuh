@@ -6,78 +6,85 @@
 // (4) carries between warps, and two look-back chains per tile: values (segmented) and start
 // counts (plain), the counts giving each segment its global index; (5) a last sweep over the
 // starts only writes sums and offsets. A warp block with no start takes a fast path: its total
-// alone (warp/row_scan: warp_total), with nothing parked for the sweep.
+// alone (warp/row_scan: warp_total), with nothing parked for the sweep. V2 (U =
+// tensor_core_rows) replaces (1)-(3)'s value scans by 16-item row scans repaired at the row
+// (warp/revert_rows).
 #pragma once
 #include <cstdint>
 
 #include "mmvram/gpu/device/matmul_scan.cuh"
 #include "mmvram/gpu/warp/revert.cuh"
+#include "mmvram/gpu/warp/revert_rows.cuh"
 
 namespace mmv::gpu::device {
 
 // For segment k (k-th start, position 0 always one): offsets[k] = its start, sums[k] = its sum;
 // the last tile writes *num_segments = K, offsets[K] = n and the last segment's sum. desc: two
 // zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned. Dynamic shared
-// memory: tile::stage_bytes<T, true>(). U: the unit of the in-tile scans
-// (api.hpp: cuda_cores; ablation.hpp: tensor_cores).
-template <class T, warp::unit U>
-__global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
+// memory: P::stage_bytes<T, true>(). U: the unit of the in-tile scans (api.hpp: cuda_cores;
+// ablation.hpp: the others). clock: per-tile cycles if its buffer is set.
+template <class T, warp::unit U, class P = tile::segmented_policy>
+__global__ void __launch_bounds__(P::threads, P::min_blocks)
     scd_kernel(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                std::int64_t* num_segments, std::int64_t n, std::int64_t tiles, ulonglong2* desc,
-               unsigned long long* counter, bool aligned) {
+               unsigned long long* counter, bool aligned, tile::tile_clock clock) {
   extern __shared__ __align__(128) unsigned char stages[];
-  __shared__ warp::seg<T> warp_span[tile::kPasses * tile::kWarps];
-  __shared__ std::uint32_t warp_count[tile::kPasses * tile::kWarps];
+  __shared__ warp::seg<T> warp_span[P::passes * P::warps];
+  __shared__ std::uint32_t warp_count[P::passes * P::warps];
   __shared__ T tile_excl;
   __shared__ std::uint64_t tile_count;
   __shared__ unsigned long long slot;
-  __shared__ std::uint64_t bars[tile::kStages * tile::kPasses];
+  __shared__ std::uint64_t bars[P::stages * P::passes];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane, true);
+  const auto row_frags = warp::make_value_frags<T>(lane);
   const auto flag_frags = warp::make_frags_bf16(lane);
-  tile::tile_stages<T, true> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
+  const tile::scan_count_tile_state<T> chains{desc};
+  tile::tile_stages<T, true, P> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
   for (std::int64_t t = src.first(); t < tiles;) {
-    std::uint32_t ccarry[tile::kPasses][4];
-    bool starts[tile::kPasses];
+    clock.begin();
+    std::uint32_t ccarry[P::passes][4];
+    bool starts[P::passes];
 #pragma unroll
-    for (int p = 0; p < tile::kPasses; ++p) {
+    for (int p = 0; p < P::passes; ++p) {
       T v[4][4], A[4][4], lc[4], d[4][4];
       std::uint32_t fw[4], F[4][4], nf[4], fb[4], fs;
       src.load(t, s, p, warp, lane, v, fw);
       starts[p] = __any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u);
       if (!starts[p]) {  // no start in the warp block: only its total is needed
         const T wt = warp::warp_total_on<U>(v);
-        if (lane == 0) warp_span[p * tile::kWarps + warp] = {0u, wt}, warp_count[p * tile::kWarps + warp] = 0;
+        if (lane == 0) warp_span[p * P::warps + warp] = {0u, wt}, warp_count[p * P::warps + warp] = 0;
         continue;
       }
-      warp::revert_in_lanes<U>(v, frags, fw, A);
-      warp::flag_scan_on<U>(fw, flag_frags, F, nf);
-      const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
+      warp::seg<T> ws;
+      if constexpr (U == warp::unit::tensor_core_rows) {  // V2: row scans repaired at the row
+        std::uint32_t open_row[4];
+        warp::seg<T> row[4];
+        warp::revert_rows<U>(v, row_frags, fw, A, open_row, row);
+        warp::flag_scan_on<U>(fw, flag_frags, F, nf);
+        ws = warp::carry_rows<false>(fw, open_row, row, A, lc, fs);
+        warp::differentiate_rows(fw, F, A, open_row, lc, fs, d, fb);
+      } else {
+        warp::revert_in_lanes<U>(v, frags, fw, A);
+        warp::flag_scan_on<U>(fw, flag_frags, F, nf);
+        ws = warp::carry_lanes<false>(fw, A, lc, fs);
+        warp::differentiate(fw, F, A, lc, fs, d, fb);
+      }
       const std::uint32_t wc = warp::row_carry(nf, ccarry[p]);
-      warp::differentiate(fw, F, A, lc, fs, d, fb);
       src.put(s, p, warp, lane, d);
       src.put_bytes(s, p, warp, lane, fb);
-      if (lane == 0) warp_span[p * tile::kWarps + warp] = ws, warp_count[p * tile::kWarps + warp] = wc;
+      if (lane == 0) warp_span[p * P::warps + warp] = ws, warp_count[p * P::warps + warp] = wc;
     }
     __syncthreads();
-    warp::seg<T> pre[tile::kPasses], total;
-    std::uint32_t cpre[tile::kPasses], count;
+    warp::seg<T> pre[P::passes], total;
+    std::uint32_t cpre[P::passes], count;
     tile::warp_prefixes(warp_span, warp, pre, total);
     tile::warp_prefixes(warp_count, warp, cpre, count);
     if (warp == 0) {
-      T ex = T(0);
-      std::uint64_t cex = 0;
-      const auto st = total.f ? tile::prefix : tile::aggregate;
-      if (lane == 0)
-        tile::store_relaxed(desc + t, tile::value_word(st, total.v),
-                            tile::count_word(t == 0 ? tile::prefix : tile::aggregate, count));
-      if (t > 0) {
-        tile::look_back<T>(desc, t, ex, cex);
-        if (lane == 0)
-          tile::store_relaxed(desc + t, tile::value_word(tile::prefix, total.f ? total.v : ex + total.v),
-                              tile::count_word(tile::prefix, cex + count));
-      }
+      T ex;
+      std::uint64_t cex;
+      chains.exclusive_prefix(t, total.v, total.f != 0u, count, ex, cex);
       if (lane == 0) {
         tile_excl = ex, tile_count = cex, src.claim();
         if (t == tiles - 1) {
@@ -91,12 +98,12 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
     __syncthreads();
     src.start_early(s);
 #pragma unroll
-    for (int p = 0; p < tile::kPasses; ++p) {
+    for (int p = 0; p < P::passes; ++p) {
       std::uint32_t fb[4] = {};
       if (starts[p]) src.get_bytes(s, p, warp, lane, fb);
       if (fb[0] | fb[1] | fb[2] | fb[3]) {
         const T pv = pre[p].f ? pre[p].v : tile_excl + pre[p].v;
-        const std::int64_t base = t * tile::kTileItems + p * tile::kPassItems;
+        const std::int64_t base = t * P::tile_items + p * tile::kPassItems;
         const T* d = src.vals(s, p);
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
@@ -114,6 +121,7 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
       }
       src.swept(s, p);
     }
+    clock.end(t);
     t = src.next(s);
   }
 }

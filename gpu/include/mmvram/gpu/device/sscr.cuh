@@ -5,44 +5,56 @@
 // between warps and a segmented decoupled look-back between tiles (a tile holding a start
 // publishes its last segment's sum as a prefix at once), and (5) a last sweep that adds the
 // carry to the items before their warp's first start and stores. A warp block with no start
-// takes MatMulScan's path instead (row scans, plain row carries).
+// takes MatMulScan's path instead (row scans, plain row carries). V2 (U = tensor_core_rows)
+// replaces (1)-(3) in warp blocks with a start by 16-item row scans repaired at the row
+// (warp/revert_rows).
 #pragma once
 #include <cstdint>
 
 #include "mmvram/gpu/device/matmul_scan.cuh"
 #include "mmvram/gpu/warp/revert.cuh"
+#include "mmvram/gpu/warp/revert_rows.cuh"
 
 namespace mmv::gpu::device {
 
 // out[i] = x[s] + ... + x[i], s = the last start <= i (flags[s] != 0, or s = 0). desc: one
 // zeroed word per tile, counter zeroed; aligned: x, flags and out 16-byte aligned. Dynamic
-// shared memory: tile::stage_bytes<T, true>(). U: the unit of the in-tile scans
-// (api.hpp: cuda_cores; ablation.hpp: tensor_cores).
-template <class T, warp::unit U>
-__global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
+// shared memory: P::stage_bytes<T, true>(). U: the unit of the in-tile scans (api.hpp:
+// cuda_cores; ablation.hpp: the others). clock: per-tile cycles if its buffer is set.
+template <class T, warp::unit U, class P = tile::segmented_policy>
+__global__ void __launch_bounds__(P::threads, P::min_blocks)
     sscr_kernel(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, std::int64_t tiles,
-                std::uint64_t* desc, unsigned long long* counter, bool aligned) {
+                std::uint64_t* desc, unsigned long long* counter, bool aligned, tile::tile_clock clock) {
   extern __shared__ __align__(128) unsigned char stages[];
-  __shared__ warp::seg<T> warp_span[tile::kPasses * tile::kWarps];
+  __shared__ warp::seg<T> warp_span[P::passes * P::warps];
   __shared__ T tile_excl;
   __shared__ unsigned long long slot;
-  __shared__ std::uint64_t bars[tile::kStages * tile::kPasses];
+  __shared__ std::uint64_t bars[P::stages * P::passes];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane, true);
   const auto row_frags = warp::make_value_frags<T>(lane);
-  tile::tile_stages<T, true> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
+  const tile::scan_tile_state<T> chain{desc};
+  tile::tile_stages<T, true, P> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
   for (std::int64_t t = src.first(); t < tiles;) {
-    std::uint32_t fs[tile::kPasses];
+    clock.begin();
+    std::uint32_t fs[P::passes];
 #pragma unroll
-    for (int p = 0; p < tile::kPasses; ++p) {
+    for (int p = 0; p < P::passes; ++p) {
       T v[4][4], A[4][4], lc[4];
       std::uint32_t fw[4];
       src.load(t, s, p, warp, lane, v, fw);
       warp::seg<T> ws;
       if (__any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u)) {
-        warp::revert_in_lanes<U>(v, frags, fw, A);
-        ws = warp::carry_lanes(fw, A, lc, fs[p]);
+        if constexpr (U == warp::unit::tensor_core_rows) {  // V2: row scans repaired at the row
+          std::uint32_t open_row[4];
+          warp::seg<T> row[4];
+          warp::revert_rows<U>(v, row_frags, fw, A, open_row, row);
+          ws = warp::carry_rows(fw, open_row, row, A, lc, fs[p]);
+        } else {
+          warp::revert_in_lanes<U>(v, frags, fw, A);
+          ws = warp::carry_lanes(fw, A, lc, fs[p]);
+        }
       } else {  // no start in the warp block: MatMulScan's plain row scans and row carries
         T tot[4], carry[4];
         warp::row_scan_on<U>(v, row_frags, A, tot);
@@ -54,31 +66,26 @@ __global__ void __launch_bounds__(tile::kThreads, kSegMinBlocks)
         fs[p] = 512;
       }
       src.put(s, p, warp, lane, A);
-      if (lane == 0) warp_span[p * tile::kWarps + warp] = ws;
+      if (lane == 0) warp_span[p * P::warps + warp] = ws;
     }
     __syncthreads();
-    warp::seg<T> pre[tile::kPasses], total;
+    warp::seg<T> pre[P::passes], total;
     tile::warp_prefixes(warp_span, warp, pre, total);
     if (warp == 0) {
-      T ex = T(0);
-      const auto st = total.f ? tile::prefix : tile::aggregate;
-      if (lane == 0) tile::store_relaxed(desc + t, tile::value_word(st, total.v));
-      if (t > 0) {
-        ex = tile::look_back<T>(desc, t);
-        if (lane == 0 && !total.f) tile::store_relaxed(desc + t, tile::value_word(tile::prefix, ex + total.v));
-      }
+      const T ex = chain.exclusive_prefix(t, total.v, total.f != 0u);
       if (lane == 0) tile_excl = ex, src.claim();
     }
     __syncthreads();
     src.start_early(s);
 #pragma unroll
-    for (int p = 0; p < tile::kPasses; ++p) {
+    for (int p = 0; p < P::passes; ++p) {
       T xs[4][4];
       src.get(s, p, warp, lane, xs);
       warp::add_prefix(fs[p], pre[p].f ? pre[p].v : tile_excl + pre[p].v, xs);
-      tile::store_values(out, t * tile::kTileItems + p * tile::kPassItems, n, src.staged(t), warp, lane, xs);
+      tile::store_values(out, t * P::tile_items + p * tile::kPassItems, n, src.staged(t), warp, lane, xs);
       src.swept(s, p);
     }
+    clock.end(t);
     t = src.next(s);
   }
 }

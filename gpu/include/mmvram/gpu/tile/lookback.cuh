@@ -1,5 +1,7 @@
-// Tile layer: single-pass decoupled look-back across tiles (Merrill & Garland). Each tile owns
-// one 64-bit descriptor word per chain holding a 2-bit status beside its value, so publishing is
+// Tile layer: single-pass decoupled look-back across tiles (Merrill & Garland), the one protocol
+// every tiled kernel uses (mmvram's and the CUDA-core baselines): the agents at the end
+// (scan_tile_state, scan_count_tile_state) publish, look back and stop. Each tile owns one
+// 64-bit descriptor word per chain holding a 2-bit status beside its value, so publishing is
 // one relaxed store and no fence is needed. A segmented chain is the same chain: a tile holding
 // a segment start publishes its value as a prefix at once, and look-backs stop there.
 #pragma once
@@ -19,6 +21,7 @@ inline constexpr int kCountShift = 62;
 
 __device__ __forceinline__ std::uint32_t bits_of(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ std::uint32_t bits_of(std::uint32_t x) { return x; }
+__device__ __forceinline__ std::uint32_t bits_of(std::int32_t x) { return std::uint32_t(x); }
 
 template <class T>
 __device__ __forceinline__ std::uint64_t value_word(status s, T v) {
@@ -145,5 +148,46 @@ __device__ void look_back(const ulonglong2* desc, std::int64_t t, T& value, std:
   value = vc.sum;
   count = cc.sum;
 }
+
+// The agent of a tile chain (one value word per tile in desc, zeroed before the launch).
+template <class T>
+struct scan_tile_state {
+  std::uint64_t* desc;
+
+  // Warp 0 of tile t, all lanes: publishes the tile's total (segmented: its span since its last
+  // start), as a prefix at once when it holds a start or is tile 0; then, unless `need` is
+  // false (allowed only with a start), looks back and, without a start, publishes its inclusive
+  // prefix. Every lane returns the exclusive prefix: the predecessors' sum back to the nearest
+  // start (0 when not needed).
+  __device__ __forceinline__ T exclusive_prefix(std::int64_t t, T total, bool holds_start, bool need = true) const {
+    const int lane = threadIdx.x & 31;
+    if (lane == 0) store_relaxed(desc + t, value_word(t == 0 || holds_start ? prefix : aggregate, total));
+    if (t == 0 || (holds_start && !need)) return T(0);
+    const T ex = look_back<T>(desc, t);
+    if (lane == 0 && !holds_start) store_relaxed(desc + t, value_word(prefix, ex + total));
+    return ex;
+  }
+};
+
+// The agent of two chains per tile (desc: a value word and a count word per tile, zeroed): the
+// values as scan_tile_state, beside a plain count (of segment starts) that always looks back.
+template <class T>
+struct scan_count_tile_state {
+  ulonglong2* desc;
+
+  // Warp 0 of tile t, all lanes: ex and cex = the exclusive prefixes of both chains.
+  __device__ __forceinline__ void exclusive_prefix(std::int64_t t, T total, bool holds_start, std::uint64_t count,
+                                                   T& ex, std::uint64_t& cex) const {
+    const int lane = threadIdx.x & 31;
+    ex = T(0), cex = 0;
+    if (lane == 0)
+      store_relaxed(desc + t, value_word(t == 0 || holds_start ? prefix : aggregate, total),
+                    count_word(t == 0 ? prefix : aggregate, count));
+    if (t == 0) return;
+    look_back<T>(desc, t, ex, cex);
+    if (lane == 0)
+      store_relaxed(desc + t, value_word(prefix, holds_start ? total : ex + total), count_word(prefix, cex + count));
+  }
+};
 
 }  // namespace mmv::gpu::tile

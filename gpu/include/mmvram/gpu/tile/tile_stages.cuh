@@ -1,4 +1,5 @@
-// Tile layer: a tile is kPasses passes of 4096 items, held in one of two shared-memory stages.
+// Tile layer: a tile is P::passes passes of 4096 items, held in one of P::stages shared-memory
+// stages (P: tile_policy).
 // Tiles are handed out in order by one global counter. A block claims its next tile once its
 // current tile has published its inclusive prefix (so no look-back waits on a tile parked behind
 // another) and one thread starts the bulk copy of it (values, and flags if any) into the other
@@ -12,22 +13,14 @@
 
 #include "mmvram/gpu/thread/bulk_copy.cuh"
 #include "mmvram/gpu/thread/split.cuh"
+#include "mmvram/gpu/tile/policy.cuh"
 #include "mmvram/gpu/tile/tile_io.cuh"
 
 namespace mmv::gpu::tile {
 
-inline constexpr int kPasses = 4;
-inline constexpr int kStages = 1;  // 1: the next tile's copy starts once the current is stored
-inline constexpr int kTileItems = kPasses * kPassItems;
-
-// Dynamic shared memory a block needs: kStages stages of values (and flag bytes).
-template <class T, bool Flags>
-constexpr int stage_bytes() {
-  return kStages * kTileItems * int(sizeof(T) + (Flags ? 1 : 0));
-}
-
-template <class T, bool Flags>
+template <class T, bool Flags, class P>
 struct tile_stages {
+  static constexpr int kPasses = P::passes, kStages = P::stages, kTileItems = P::tile_items;
   const T* values;
   const std::uint8_t* flags;    // unused without Flags
   std::int64_t n, tiles;
@@ -35,7 +28,7 @@ struct tile_stages {
   unsigned long long* counter;  // global, zeroed before the launch
   unsigned long long* slot;     // shared: the tile claimed next
   std::uint64_t* bar;           // shared: one mbarrier per pass of each stage
-  unsigned char* smem;          // dynamic shared memory, stage_bytes<T, Flags>()
+  unsigned char* smem;          // dynamic shared memory, P::stage_bytes<T, Flags>()
   std::uint32_t phase = 0;      // bit s: parity of stage s's next completion (all its passes)
   unsigned long long pending = 0;
 

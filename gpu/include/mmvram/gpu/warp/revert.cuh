@@ -17,6 +17,21 @@ __device__ __forceinline__ bool is_start(std::uint32_t fw, int e) { return (fw >
 // Whether no start precedes item e in its lane (bytes 0..e of the chunk's flags are all 0).
 __device__ __forceinline__ bool open(std::uint32_t fw, int e) { return !(fw & (0xffffffffu >> (24 - 8 * e))); }
 
+// Warp offset of item e of chunk c of this lane (layout.cuh).
+__device__ __forceinline__ std::uint32_t warp_offset(int lane, int c, int e) {
+  return 16 * (4 * (lane >> 2) + c) + 4 * (lane & 3) + e;
+}
+
+// Warp-uniform: the warp offset of the warp's first start, 512 if none.
+__device__ __forceinline__ std::uint32_t first_start(const std::uint32_t (&fw)[4]) {
+  const int lane = threadIdx.x & 31;
+  std::uint32_t first = 512;
+#pragma unroll
+  for (int c = 3; c >= 0; --c)
+    if (fw[c]) first = warp_offset(lane, c, (__ffs(fw[c]) - 1) / 8);
+  return __reduce_min_sync(~0u, first);
+}
+
 // Phase 1 (REVERT inside the lane), for m-tile M. A[c][e] (c = 2M, 2M + 1) = sum of the lane's
 // items of chunk c from its last start <= e (or from the lane's item 0 if none) to e. Items
 // with no start before them in the lane keep the speculative scan S; from a start
@@ -97,24 +112,17 @@ __device__ __forceinline__ seg<T> carry_lanes(const std::uint32_t (&fw)[4], T (&
     row[c] = {__shfl_sync(~0u, in.f, lane | 3), __shfl_sync(~0u, in.v, lane | 3)};
   }
   const seg<T> ws = row_carry(row, carry);
-  std::uint32_t first = 512;
 #pragma unroll
-  for (int c = 3; c >= 0; --c) {
+  for (int c = 0; c < 4; ++c) {
     lc[c] = combine(carry[c], ex[c]).v;
     if constexpr (Items) {
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         if (open(fw[c], e)) A[c][e] += lc[c];
     }
-    if (fw[c]) first = 16 * (4 * (lane >> 2) + c) + 4 * q + (__ffs(fw[c]) - 1) / 8;
   }
-  fs = __reduce_min_sync(~0u, first);
+  fs = first_start(fw);
   return ws;
-}
-
-// Warp offset of item e of chunk c of this lane (layout.cuh).
-__device__ __forceinline__ std::uint32_t warp_offset(int lane, int c, int e) {
-  return 16 * (4 * (lane >> 2) + c) + 4 * (lane & 3) + e;
 }
 
 // Last REVERT step: the items before the warp's first start (offset < fs) add pre.

@@ -24,8 +24,10 @@ namespace mmv::gpu::warp {
 // with a finite total, is not caught: its class depends on the order of summation).
 __device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282347e38f; }  // NaN: false
 
-// Which unit runs the in-tile scans: the kernels' policy, and the ablation's only variable.
-enum class unit { tensor_cores, cuda_cores };
+// Which unit runs the in-tile scans: the kernels' policy, and the ablation's only variable
+// (ablation.hpp's variants). tensor_core_rows differs from tensor_cores only in warp blocks
+// holding a start (revert.cuh: revert_rows); the scans here treat the two alike.
+enum class unit { tensor_cores, cuda_cores, tensor_core_rows };
 
 // Inclusive scan of one value per lane over the row's four lanes (lane 4g + q, q = 0..3):
 // returns the lanes before this one (0 for q = 0) and sets `total` to the row's.
@@ -285,18 +287,18 @@ __device__ __forceinline__ void flag_scan_cuda_cores(const std::uint32_t (&fw)[4
 // The scans as the unit policy U places them (the kernels call only these).
 template <unit U, class T, class Frags>
 __device__ __forceinline__ void row_scan_on(const T (&v)[4][4], const Frags& b, T (&xs)[4][4], T (&tot)[4]) {
-  if constexpr (U == unit::tensor_cores) row_scan(v, b, xs, tot);
+  if constexpr (U != unit::cuda_cores) row_scan(v, b, xs, tot);
   else row_scan_cuda_cores(v, xs, tot);
 }
 template <unit U, class T>
 __device__ __forceinline__ T warp_total_on(const T (&v)[4][4]) {
-  if constexpr (U == unit::tensor_cores) return warp_total(v);
+  if constexpr (U != unit::cuda_cores) return warp_total(v);
   else return warp_total_cuda_cores(v);
 }
 template <unit U>
 __device__ __forceinline__ void flag_scan_on(const std::uint32_t (&fw)[4], const scan_frags_bf16& b,
                                              std::uint32_t (&F)[4][4], std::uint32_t (&nf)[4]) {
-  if constexpr (U == unit::tensor_cores) flag_scan(fw, b, F, nf);
+  if constexpr (U != unit::cuda_cores) flag_scan(fw, b, F, nf);
   else flag_scan_cuda_cores(fw, F, nf);
 }
 

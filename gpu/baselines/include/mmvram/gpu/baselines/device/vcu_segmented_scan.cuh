@@ -1,6 +1,7 @@
 // Device level: single-pass segmented inclusive scan on CUDA cores. Each block takes the next
 // tile (dynamic tile id), scans it in registers (thread), WarpScan (warp, tile), then gets the
-// carry from its predecessors by decoupled look-back. About 9 bytes of traffic per item.
+// carry from its predecessors by decoupled look-back, through the same agent as mmvram's fused
+// kernels (mmvram/gpu/tile/lookback.cuh). About 9 bytes of traffic per item.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -9,7 +10,8 @@
 #include <string>
 
 #include "mmvram/gpu/api.hpp"
-#include "mmvram/gpu/baselines/tile/lookback.cuh"
+#include "mmvram/gpu/tile/lookback.cuh"
+#include "mmvram/gpu/baselines/warp/warp_seg_scan.cuh"
 #include "mmvram/gpu/baselines/tile/tile_io.cuh"
 #include "mmvram/gpu/baselines/tile/tile_seg_scan.cuh"
 
@@ -22,7 +24,7 @@ constexpr int vcu_tile_items = vcu_warps * 32 * vcu_items;  // 4096
 template <class WarpScan, class T>
 __global__ void __launch_bounds__(vcu_warps * 32)
     vcu_segmented_scan_kernel(const T* x, const std::uint8_t* flags, T* out, long long n,
-                              unsigned long long* tile_counter, tile_status status, bool aligned) {
+                              unsigned long long* tile_counter, tile::scan_tile_state<T> chain, bool aligned) {
   using io = warp_io<vcu_items>;
   __shared__ T io_buffer[vcu_warps][io::smem_words];
   __shared__ tile_scan_storage<T, vcu_warps> scan_storage;
@@ -45,14 +47,9 @@ __global__ void __launch_bounds__(vcu_warps * 32)
   const seg_pair<T> exc = tile_exclusive_scan<WarpScan, vcu_warps>(summary, scan_storage, lane, warp);
   if (warp == 0) {
     const seg_pair<T> agg = scan_storage.tile_aggregate;
-    seg_pair<T> tile_exc{T(0), 0u};
     const bool starts_with_head = __shfl_sync(full_warp, heads & 1u, 0) != 0u;
-    if (lane == 0) status.publish(tile, agg, (tile == 0 || agg.flag) ? status_prefix : status_aggregate);
-    if (tile > 0 && !starts_with_head) {
-      tile_exc = status.look_back<T>(tile, lane);
-      if (lane == 0 && !agg.flag) status.publish(tile, schwartz(tile_exc, agg), status_prefix);
-    }
-    if (lane == 0) scan_storage.tile_exclusive = tile_exc;
+    const T tile_exc = chain.exclusive_prefix(tile, agg.value, agg.flag != 0u, !starts_with_head);
+    if (lane == 0) scan_storage.tile_exclusive = {tile_exc, 0u};
   }
   __syncthreads();
   thread_apply_carry<vcu_items>(v, heads, schwartz(scan_storage.tile_exclusive, exc).value);
@@ -64,7 +61,7 @@ template <class WarpScan, class T>
 void vcu_segmented_scan(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp,
                         std::size_t& temp_bytes, cudaStream_t stream, const char* name) {
   const long long tiles = n > 0 ? (n + vcu_tile_items - 1) / vcu_tile_items : 0;
-  const std::size_t need = 256 + static_cast<std::size_t>(tiles) * sizeof(unsigned long long);
+  const std::size_t need = 256 + static_cast<std::size_t>(tiles) * sizeof(std::uint64_t);
   if (temp == nullptr) {
     temp_bytes = need;
     return;
@@ -76,11 +73,11 @@ void vcu_segmented_scan(const T* x, const std::uint8_t* flags, T* out, std::int6
   if (n <= 0) return;
   check(cudaMemsetAsync(temp, 0, need, stream));
   auto* counter = static_cast<unsigned long long*>(temp);
-  const tile_status status{reinterpret_cast<unsigned long long*>(static_cast<char*>(temp) + 256)};
+  const tile::scan_tile_state<T> chain{reinterpret_cast<std::uint64_t*>(static_cast<char*>(temp) + 256)};
   const bool aligned = ((reinterpret_cast<std::uintptr_t>(x) | reinterpret_cast<std::uintptr_t>(out) |
                          reinterpret_cast<std::uintptr_t>(flags)) % 16) == 0;
   vcu_segmented_scan_kernel<WarpScan, T>
-      <<<static_cast<unsigned>(tiles), vcu_warps * 32, 0, stream>>>(x, flags, out, n, counter, status, aligned);
+      <<<static_cast<unsigned>(tiles), vcu_warps * 32, 0, stream>>>(x, flags, out, n, counter, chain, aligned);
   check(cudaGetLastError());
 }
 

@@ -1,0 +1,33 @@
+// Tile layer: the tuning of the fused kernels' skeleton as one policy type (CUB's idea), so a
+// variant is a template instantiation. A pass is 8 warps × 512 items (the warp layout fixes 16
+// items per thread); a tile is `Passes` passes held in `Stages` shared-memory stages; MinBlocks
+// is the blocks per SM asked of the compiler (it caps the registers).
+#pragma once
+#include "mmvram/gpu/tile/tile_io.cuh"
+
+namespace mmv::gpu::tile {
+
+template <int Passes, int Stages, int MinBlocks>
+struct tile_policy {
+  static_assert(Passes >= 1 && (Stages == 1 || Stages == 2) && MinBlocks >= 1);
+  static constexpr int passes = Passes;
+  static constexpr int stages = Stages;  // 1: the next tile's copy starts pass by pass as the current is stored
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr int threads = kThreads;
+  static constexpr int warps = kWarps;
+  static constexpr int tile_items = Passes * kPassItems;
+
+  // Dynamic shared memory a block needs: its stages of values (and of flag bytes).
+  template <class T, bool Flags>
+  static constexpr int stage_bytes() {
+    return Stages * tile_items * int(sizeof(T) + (Flags ? 1 : 0));
+  }
+};
+
+// Chosen by measurement at n = 2^28 (gpu/NOTES.md §2: p1, p3s1, p6s1, p3s2, p4s2 against p4s1):
+// 4 passes, one stage; the unsegmented scan fits 3 blocks per SM, the segmented kernels (more
+// registers) 2.
+using scan_policy = tile_policy<4, 1, 3>;
+using segmented_policy = tile_policy<4, 1, 2>;
+
+}  // namespace mmv::gpu::tile
