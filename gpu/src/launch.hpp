@@ -33,6 +33,7 @@ void with_unit(ablation::variant v, F&& f) {
     case ablation::variant::cuda_cores: return f(std::integral_constant<u, u::cuda_cores>{});
     case ablation::variant::tensor_cores: return f(std::integral_constant<u, u::tensor_cores>{});
     case ablation::variant::tensor_core_rows: return f(std::integral_constant<u, u::tensor_core_rows>{});
+    case ablation::variant::tensor_core_warp: return f(std::integral_constant<u, u::tensor_core_warp>{});
   }
   throw cuda_error("mmvram gpu: unknown ablation variant");
 }

@@ -24,8 +24,11 @@ void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_byte
 template <class T>
 void run_variant(ablation::variant v, const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream, long long* tile_cycles) {
-  if (v == ablation::variant::cuda_cores) run<warp::unit::cuda_cores>(in, out, n, temp, temp_bytes, stream, tile_cycles);
-  else run<warp::unit::tensor_cores>(in, out, n, temp, temp_bytes, stream, tile_cycles);
+  detail::with_unit(v, [&](auto u) {
+    constexpr warp::unit U = decltype(u)::value;
+    constexpr warp::unit same = U == warp::unit::tensor_core_rows ? warp::unit::tensor_cores : U;
+    run<same>(in, out, n, temp, temp_bytes, stream, tile_cycles);
+  });
 }
 
 }  // namespace
@@ -48,6 +51,7 @@ const char* variant_name(variant v) {
     case variant::cuda_cores: return "v0_cuda_cores";
     case variant::tensor_cores: return "v1_tensor_cores";
     case variant::tensor_core_rows: return "v2_tensor_core_rows";
+    case variant::tensor_core_warp: return "v3_tensor_core_warp";
   }
   return "?";
 }

@@ -74,6 +74,7 @@ kernel_info fused(std::string name, op kind, ablation::variant v) {
   const double item_bytes = bytes_per_item(kind), segment_bytes = kind == op::segmented_sum ? 12 : 0;
   kernel_info k = make(std::move(name), kind, ours ? "ours" : "ablation", item_bytes, segment_bytes, need, nullptr);
   k.variant = ablation::variant_name(v);
+  if (v == ablation::variant::tensor_core_warp && kind != op::scan) k.speculation_block = 512;
   k.run_timed = [kind, v](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s, long long* cycles) {
     typed(in, o, [&](auto x, auto out) {
       if (kind == op::scan) ablation::matmul_scan(v, x, out, in.n, temp, bytes, s, cycles);
@@ -109,12 +110,14 @@ std::vector<kernel_info> make_registry() {
   }));
   k.push_back(fused("matmul_scan", op::scan, V::cuda_cores));
   k.push_back(fused("matmul_scan_tc", op::scan, V::tensor_cores));
+  k.push_back(fused("matmul_scan_tc_warp", op::scan, V::tensor_core_warp));
   k.push_back(make("cub_inclusive_sum", op::scan, "cub", 8, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_inclusive_sum(x, out, in.n, temp, bytes, s); });
   }));
   k.push_back(fused("sscr_segmented_scan", op::segmented_scan, V::cuda_cores));
   k.push_back(fused("sscr_segmented_scan_tc", op::segmented_scan, V::tensor_cores));
   k.push_back(fused("sscr_segmented_scan_tc_rows", op::segmented_scan, V::tensor_core_rows));
+  k.push_back(fused("sscr_segmented_scan_tc_warp", op::segmented_scan, V::tensor_core_warp));
   k.push_back(make("vcu_flag_transform_scan", op::segmented_scan, "vcu", 9, 0, none, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::vcu_flag_transform_scan(x, in.flags, out, in.n, temp, bytes, s); });
   }));
@@ -139,6 +142,7 @@ std::vector<kernel_info> make_registry() {
   k.push_back(fused("scd_segmented_sum", op::segmented_sum, V::cuda_cores));
   k.push_back(fused("scd_segmented_sum_tc", op::segmented_sum, V::tensor_cores));
   k.push_back(fused("scd_segmented_sum_tc_rows", op::segmented_sum, V::tensor_core_rows));
+  k.push_back(fused("scd_segmented_sum_tc_warp", op::segmented_sum, V::tensor_core_warp));
   // Offsets read (8) and sums written (4) per segment.
   k.push_back(make("cub_segmented_reduce_sum", op::segmented_sum, "cub", 4, 12, offsets, [](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s) {
     typed(in, o, [&](auto x, auto out) { bl::cub_segmented_reduce_sum(x, in.offsets, in.num_segments, out, temp, bytes, s); });
@@ -184,11 +188,12 @@ std::vector<std::string> reference_kernels(op o) {
   switch (o) {
     case op::copy:
     case op::reduce: return {};
-    case op::scan: return {"matmul_scan_tc", "cub_inclusive_sum"};
+    case op::scan: return {"matmul_scan_tc", "matmul_scan_tc_warp", "cub_inclusive_sum"};
     case op::segmented_scan:
-      return {"sscr_segmented_scan_tc", "sscr_segmented_scan_tc_rows", "cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8",
+      return {"sscr_segmented_scan_tc", "sscr_segmented_scan_tc_rows", "sscr_segmented_scan_tc_warp", "cub_inclusive_sum_by_key", "cub_inclusive_sum_by_key_u8",
               "cub_flag_pair_scan", "cccl_segmented_scan", "vcu_flag_transform_scan", "vcu_min_index_scan"};
-    case op::segmented_sum: return {"scd_segmented_sum_tc", "scd_segmented_sum_tc_rows", "cub_segmented_reduce_sum"};
+    case op::segmented_sum:
+      return {"scd_segmented_sum_tc", "scd_segmented_sum_tc_rows", "scd_segmented_sum_tc_warp", "cub_segmented_reduce_sum"};
   }
   return {};
 }

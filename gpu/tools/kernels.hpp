@@ -48,6 +48,10 @@ struct kernel_info {
   // The device traffic of one call as this kernel does it: bytes per item (e.g. ScanByKey's
   // int32 keys) plus bytes per segment (offsets read, sums and offsets written).
   double item_bytes = 0, segment_bytes = 0;
+  // fp32 only: REVERT subtracts speculative sums over aligned blocks of this many items (V3:
+  // 512), so check allows a result kSpeculationAllowance (reference.hpp) times the sum of |x|
+  // from its segment start's block up to it (0: none).
+  std::int64_t speculation_block = 0;
   // Non-empty when the kernel is not in this build: why (check and bench skip it and say so).
   std::string unavailable;
   // CUB temp convention: temp == nullptr sets temp_bytes only.

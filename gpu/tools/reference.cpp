@@ -26,7 +26,9 @@ struct run_stats {
   double err2 = 0, ref2 = 0;    // f32 scans
   double sum = 0, abs_sum = 0;  // f32 sums
   std::uint32_t isum = 0;       // i32 sums
+  double spec_abs = 0;          // f32: walk()'s spec_abs at the last item
   void join(const run_stats& o) {
+    if (o.len > 0) spec_abs = o.spec_abs;
     len += o.len;
     err2 += o.err2;
     ref2 += o.ref2;
@@ -52,6 +54,7 @@ void merge(verdict& into, const verdict& from) {
   into.bad += from.bad;
   into.max_error = std::max(into.max_error, from.max_error);
   into.worst_ratio = std::max(into.worst_ratio, from.worst_ratio);
+  into.max_block_error = std::max(into.max_block_error, from.max_block_error);
   if (from.first_bad >= 0 && (into.first_bad < 0 || from.first_bad < into.first_bad)) {
     into.first_bad = from.first_bad;
     into.detail = from.detail;
@@ -68,40 +71,64 @@ void parallel_tasks(std::int64_t count, const std::function<void(std::int64_t)>&
   for (auto& th : pool) th.join();
 }
 
-// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict) per element, with ref_i the reference
-// inclusive segmented prefix; close(segment_index, run, verdict) once per whole segment.
+double magnitude(float v) { return std::fabs(static_cast<double>(v)); }
+double magnitude(std::int32_t) { return 0; }
+
+// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict, spec_abs) per element, with ref_i the
+// reference inclusive segmented prefix and spec_abs the sum of |x| from the first item of the
+// aligned `block`-item block that holds i's segment start up to i (0 when block == 0): the
+// scale of a speculative REVERT's error, which the segment's later blocks carry on;
+// close(segment_index, run, verdict) once per whole segment.
 template <class T, class Visit, class Close>
-verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, Visit visit, Close close) {
+verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t block, Visit visit, Close close) {
   using A = acc_t<T>;
   auto head = [flags](std::int64_t i) { return i == 0 || (flags != nullptr && flags[i] != 0); };
   struct chunk {
     bool has_head = false;
     std::int64_t heads = 0, seg0 = 0, last_seg = -1;
     A tail{}, carry{};
+    double abs_tail = 0, abs_carry = 0;  // spec_abs at the chunk's end, and before its start
     run_stats first, last;
     verdict v;
   };
   const std::int64_t count = std::clamp<std::int64_t>(n / 65536, 1, 512);
   std::vector<chunk> c(static_cast<std::size_t>(count));
   auto lo = [&](std::int64_t k) { return n * k / count; };
+  // Sum of |x| over i's block up to i, kept by advance(i, block_abs) for consecutive i.
+  auto block_start = [&](std::int64_t first) {
+    double b = 0;
+    if (block > 0)
+      for (std::int64_t j = first / block * block; j < first; ++j) b += magnitude(x[j]);
+    return b;
+  };
+  auto advance = [&](std::int64_t i, double b) {
+    return block > 0 ? (i % block == 0 ? 0.0 : b) + magnitude(x[i]) : 0.0;
+  };
   parallel_tasks(count, [&](std::int64_t k) {
     chunk& ck = c[k];
+    double block_abs = block_start(lo(k));
     for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
+      block_abs = advance(i, block_abs);
       if (head(i)) {
         ck.has_head = true;
         ++ck.heads;
         ck.tail = widen<A>(x[i]);
+        ck.abs_tail = block_abs;
       } else {
         ck.tail = ck.tail + widen<A>(x[i]);
+        ck.abs_tail += block > 0 ? magnitude(x[i]) : 0.0;
       }
     }
   });
   A carry{};
+  double abs_carry = 0;
   std::int64_t segs = 0;
   for (chunk& ck : c) {
     ck.carry = carry;
+    ck.abs_carry = abs_carry;
     ck.seg0 = segs;
     carry = ck.has_head ? ck.tail : carry + ck.tail;
+    abs_carry = ck.has_head ? ck.abs_tail : abs_carry + ck.abs_tail;
     segs += ck.heads;
   }
   parallel_tasks(count, [&](std::int64_t k) {
@@ -110,7 +137,10 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, Visit visit,
     std::int64_t seg = ck.seg0 - 1;
     run_stats cur;
     bool first = true;
+    double block_abs = block_start(lo(k)), spec_abs = ck.abs_carry;
     for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
+      block_abs = advance(i, block_abs);
+      spec_abs = head(i) ? block_abs : spec_abs + (block > 0 ? magnitude(x[i]) : 0.0);
       if (head(i)) {
         if (first) ck.first = cur;
         else close(seg, cur, ck.v);
@@ -123,7 +153,7 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, Visit visit,
         ref = ref + widen<A>(x[i]);
       }
       ++cur.len;
-      visit(i, x[i], ref, cur, ck.v);
+      visit(i, x[i], ref, cur, ck.v, spec_abs);
     }
     if (first) {
       ck.first = cur;
@@ -156,13 +186,22 @@ std::string fmt(double v) {
   return s.str();
 }
 
+// What an f32 error leaves beyond the speculation allowance for spec_abs (NaN and inf errors
+// stay; a non-finite spec_abs allows nothing: V3 rescans such blocks on the CUDA cores).
+double beyond(double err, double spec_abs) {
+  const double allowance = std::isfinite(spec_abs) ? kSpeculationAllowance * spec_abs : 0.0;
+  return err <= allowance ? 0.0 : err - allowance;
+}
+
 template <class T>
-verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int64_t n) {
+verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int64_t n, std::int64_t block) {
   if constexpr (std::is_same_v<T, float>) {
     return walk(
-        x, flags, n,
-        [out](std::int64_t i, T, double ref, run_stats& r, verdict&) {
-          const double d = static_cast<double>(out[i]) - ref;
+        x, flags, n, block,
+        [out](std::int64_t i, T, double ref, run_stats& r, verdict& v, double spec_abs) {
+          const double raw = std::fabs(static_cast<double>(out[i]) - ref);
+          if (spec_abs > 0) v.max_block_error = std::max(v.max_block_error, raw / spec_abs);
+          const double d = beyond(raw, spec_abs);
           r.err2 += d * d;
           r.ref2 += ref * ref;
         },
@@ -180,8 +219,8 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
         });
   } else {
     return walk(
-        x, flags, n,
-        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v) {
+        x, flags, n, 0,
+        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v, double) {
           if (static_cast<std::uint32_t>(out[i]) != ref) {
             v.max_error = 1;
             record_bad(v, i, [&] { return std::string("out[" + std::to_string(i) + "] = " + std::to_string(out[i]) + ", expected " +
@@ -194,7 +233,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
 
 template <class T>
 verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const std::int64_t* offsets,
-                  std::int64_t n) {
+                  std::int64_t n, std::int64_t block) {
   auto check_offset = [offsets](std::int64_t seg, const run_stats& r, verdict& v) {
     if (offsets != nullptr && offsets[seg] != r.start)
       record_bad(v, r.start, [&] { return std::string("offsets[" + std::to_string(seg) + "] = " + std::to_string(offsets[seg]) +
@@ -202,14 +241,17 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
   };
   if constexpr (std::is_same_v<T, float>) {
     return walk(
-        x, flags, n,
-        [](std::int64_t, T xi, double, run_stats& r, verdict&) {
+        x, flags, n, block,
+        [](std::int64_t, T xi, double, run_stats& r, verdict&, double spec_abs) {
           r.sum += xi;
           r.abs_sum += std::fabs(static_cast<double>(xi));
+          r.spec_abs = spec_abs;
         },
         [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
           check_offset(seg, r, v);
-          double err = std::fabs(static_cast<double>(sums[seg]) - r.sum);
+          const double raw = std::fabs(static_cast<double>(sums[seg]) - r.sum);
+          if (r.spec_abs > 0) v.max_block_error = std::max(v.max_block_error, raw / r.spec_abs);
+          double err = beyond(raw, r.spec_abs);
           if (std::isnan(err)) err = INFINITY;
           const double bound = f32_bound(r.len) * r.abs_sum;
           v.max_error = std::max(v.max_error, err / r.abs_sum);
@@ -220,8 +262,8 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
         });
   } else {
     return walk(
-        x, flags, n,
-        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&) { r.isum += static_cast<std::uint32_t>(xi); },
+        x, flags, n, 0,
+        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&, double) { r.isum += static_cast<std::uint32_t>(xi); },
         [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
           check_offset(seg, r, v);
           if (static_cast<std::uint32_t>(sums[seg]) != r.isum) {
@@ -240,15 +282,15 @@ double f32_bound(std::int64_t len) {
 }
 
 verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
-                              std::int64_t n) {
+                              std::int64_t n, std::int64_t speculation_block) {
   if (t == dtype::f32)
-    return scan_check(static_cast<const float*>(x), flags, static_cast<const float*>(out), n);
-  return scan_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(out), n);
+    return scan_check(static_cast<const float*>(x), flags, static_cast<const float*>(out), n, speculation_block);
+  return scan_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(out), n, 0);
 }
 
 verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
                              const std::int64_t* offsets, std::int64_t reported_segments,
-                             std::int64_t n) {
+                             std::int64_t n, std::int64_t speculation_block) {
   const std::int64_t expected = count_segments(flags, n);
   verdict v;
   v.num_segments = expected;
@@ -263,9 +305,10 @@ verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, 
     return v;
   }
   if (t == dtype::f32)
-    return sum_check(static_cast<const float*>(x), flags, static_cast<const float*>(sums), offsets, n);
+    return sum_check(static_cast<const float*>(x), flags, static_cast<const float*>(sums), offsets, n,
+                     speculation_block);
   return sum_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(sums),
-                   offsets, n);
+                   offsets, n, 0);
 }
 
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n) {

@@ -79,10 +79,11 @@ TEST_CASE("scd_segmented_sum matches the CPU reference", "[ours]") {
   require_pass("scd_segmented_sum", sizes, dists);
 }
 
-TEST_CASE("the tensor-core variants (ablation.hpp: V1 _tc, V2 _tc_rows) match the CPU reference", "[ours]") {
-  require_pass("matmul_scan_tc", sizes, {"one_segment"});
+TEST_CASE("the tensor-core variants (ablation.hpp: V1 _tc, V2 _tc_rows, V3 _tc_warp) match the CPU reference", "[ours]") {
+  require_pass("matmul_scan_tc,matmul_scan_tc_warp", sizes, {"one_segment"});
   require_pass("sscr_segmented_scan_tc,sscr_segmented_scan_tc_rows,scd_segmented_sum_tc,scd_segmented_sum_tc_rows",
                sizes, dists);
+  require_pass("sscr_segmented_scan_tc_warp,scd_segmented_sum_tc_warp", sizes, dists);
 }
 
 TEST_CASE("the tile clock probe records every tile and leaves the results as they are", "[ours]") {
@@ -100,7 +101,8 @@ TEST_CASE("the tile clock probe records every tile and leaves the results as the
   device_buffer dx(4 * x.size()), dflags(flags.size()), dout(4 * x.size()), dcycles(8 * std::size_t(tiles));
   cuda_check(cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice), "copy x");
   cuda_check(cudaMemcpy(dflags.get(), flags.data(), dflags.bytes(), cudaMemcpyHostToDevice), "copy flags");
-  for (auto v : {ab::variant::cuda_cores, ab::variant::tensor_cores, ab::variant::tensor_core_rows}) {
+  for (auto v : {ab::variant::cuda_cores, ab::variant::tensor_cores, ab::variant::tensor_core_rows,
+                 ab::variant::tensor_core_warp}) {
     INFO(ab::variant_name(v));
     cuda_check(cudaMemset(dcycles.get(), 0, dcycles.bytes()), "clear cycles");
     std::size_t tb = 0;

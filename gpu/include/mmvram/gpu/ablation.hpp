@@ -3,7 +3,10 @@
 // per-tile latency probe. Same contracts as api.hpp, with two documented differences for the
 // tensor-core variants: float items lose what lies below 2^-133 (the bf16 split; subnormals may
 // be lost), and a block whose tensor-core results are non-finite is rescanned on the CUDA
-// cores, so inf and NaN inputs still give a sequential fp32 sum's class.
+// cores, so inf and NaN inputs still give a sequential fp32 sum's class. V3's fp32 REVERT
+// subtracts speculative sums, so its error scales with the sum of |x| from the start of the
+// 512-item warp block holding the segment's start, not with the segment's own items (the
+// paper's algorithm in fp32; check allows 2^-15 times that sum, reference.hpp).
 #pragma once
 #include "mmvram/gpu/api.hpp"
 
@@ -15,10 +18,15 @@ enum class variant {
   cuda_cores,        // V0 (api.hpp): running sums and shuffles, no MMA
   tensor_cores,      // V1: in-lane 4-item scans on the MMA where a warp block holds a start,
                      //     16-item row scans elsewhere; items after a start recomputed
+                     //     (int32: minus the in-lane scan before the start)
   tensor_core_rows,  // V2: 16-item row scans on the MMA everywhere, repaired at the row
                      //     (int32: minus the scan before the start; float: recomputed)
+  tensor_core_warp,  // V3: the whole 512-item warp block scanned speculatively by two MMA levels
+                     //     (row scans, then the row totals; start ranks alike), then the paper's
+                     //     REVERT: minus the scan before the item's last start, by a gather
 };
-const char* variant_name(variant v);  // "v0_cuda_cores", "v1_tensor_cores", "v2_tensor_core_rows"
+// "v0_cuda_cores", "v1_tensor_cores", "v2_tensor_core_rows", "v3_tensor_core_warp"
+const char* variant_name(variant v);
 
 // Items per tile of the fused kernels; tile_cycles below needs tiles(n) entries.
 inline constexpr std::int64_t kTileItems = 16384;
@@ -26,7 +34,7 @@ inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) 
 
 // api.hpp's matmul_scan, sscr_segmented_scan and scd_segmented_sum as variant v. tile_cycles
 // (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh).
-// matmul_scan has no starts, so its V1 and V2 are the same kernel.
+// matmul_scan has no starts, so its V1 and V2 are the same kernel (V3: row totals on the MMA).
 void matmul_scan(variant v, const float* in, float* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);
 void matmul_scan(variant v, const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,

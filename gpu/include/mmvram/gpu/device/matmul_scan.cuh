@@ -2,7 +2,7 @@
 // P::passes × 4096 items in order (tile/tile_stages, tuned by a tile/policy type). Per tile: (1) each pass (512 items per
 // warp) scans its 16-item rows, on the CUDA cores or on the tensor cores (fp32 as three bf16
 // parts or int32 as four byte planes times the 0/1 prefix matrix) as U says (warp/row_scan), (2) carries between the warp's rows
-// on CUDA cores (warp/row_carry) and parks the warp-local scan in the stage; (3) carries between
+// on CUDA cores (warp/row_carry; V3: a second product, warp/row_totals_mma) and parks the warp-local scan in the stage; (3) carries between
 // warps from shared memory (tile/warp_prefix); (4) the tile's exclusive prefix by decoupled
 // look-back (tile/lookback's agent); (5) a last sweep adds the carries and stores 16-byte vectors,
 // freeing the stage pass by pass for the next tile's bulk copy.
@@ -16,6 +16,7 @@
 #include "mmvram/gpu/tile/warp_prefix.cuh"
 #include "mmvram/gpu/warp/row_carry.cuh"
 #include "mmvram/gpu/warp/row_scan.cuh"
+#include "mmvram/gpu/warp/row_totals_mma.cuh"
 
 namespace mmv::gpu::device {
 
@@ -34,6 +35,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ std::uint64_t bars[P::stages * P::passes];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane);
+  const auto total_frags = warp::make_total_frags<T>(lane);
   const tile::scan_tile_state<T> chain{desc};
   tile::tile_stages<T, false, P> src{in, nullptr, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
@@ -45,7 +47,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       std::uint32_t no_flags[4];
       src.load(t, s, p, warp, lane, v, no_flags);
       warp::row_scan_on<U>(v, frags, xs, tot);
-      const T wt = warp::row_carry(tot, carry);
+      const T wt = warp::row_carry_on<U>(tot, total_frags, carry);
 #pragma unroll
       for (int c = 0; c < 4; ++c)
 #pragma unroll

@@ -8,13 +8,16 @@
 // starts only writes sums and offsets. A warp block with no start takes a fast path: its total
 // alone (warp/row_scan: warp_total), with nothing parked for the sweep. V2 (U =
 // tensor_core_rows) replaces (1)-(3)'s value scans by 16-item row scans repaired at the row
-// (warp/revert_rows).
+// (warp/revert_rows); V3 (tensor_core_warp) scans the whole warp block and its starts' ranks
+// with two tensor-core products each and differentiates through REVERT's gather
+// (warp/revert_warp), falling back to V0's path where an fp32 speculative value is not finite.
 #pragma once
 #include <cstdint>
 
 #include "mmvram/gpu/device/matmul_scan.cuh"
 #include "mmvram/gpu/warp/revert.cuh"
 #include "mmvram/gpu/warp/revert_rows.cuh"
+#include "mmvram/gpu/warp/revert_warp.cuh"
 
 namespace mmv::gpu::device {
 
@@ -35,10 +38,13 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ std::uint64_t tile_count;
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[P::stages * P::passes];
+  constexpr bool v3 = U == warp::unit::tensor_core_warp;
+  __shared__ T slots[v3 ? P::warps * warp::kSlotsPerWarp : 1];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane, true);
   const auto row_frags = warp::make_value_frags<T>(lane);
   const auto flag_frags = warp::make_frags_bf16(lane);
+  const auto wfrags = warp::make_warp_frags<T>(lane);
   const tile::scan_count_tile_state<T> chains{desc};
   tile::tile_stages<T, true, P> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
@@ -58,7 +64,21 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         continue;
       }
       warp::seg<T> ws;
-      if constexpr (U == warp::unit::tensor_core_rows) {  // V2: row scans repaired at the row
+      std::uint32_t wc;
+      if constexpr (v3) {  // V3: the whole block and its ranks, then DIFFERENTIATION by REVERT's gather
+        warp::warp_speculation<T> w;
+        const bool ok = warp::speculate_warp(v, fw, wfrags, w);
+        wc = w.starts;
+#pragma unroll
+        for (int c = 0; c < 4; ++c) ccarry[p][c] = w.EF[c];
+        if (ok) {
+          ws = warp::differentiate_warp(w, fw, slots + warp * warp::kSlotsPerWarp, d, fb);
+        } else {  // an fp32 speculative value is not finite: V0's path
+          warp::revert_in_lanes<warp::unit::cuda_cores>(v, frags, fw, A);
+          ws = warp::carry_lanes<false>(fw, A, lc, fs);
+          warp::differentiate(fw, w.F, A, lc, fs, d, fb);
+        }
+      } else if constexpr (U == warp::unit::tensor_core_rows) {  // V2: row scans repaired at the row
         std::uint32_t open_row[4];
         warp::seg<T> row[4];
         warp::revert_rows<U>(v, row_frags, fw, A, open_row, row);
@@ -71,7 +91,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         ws = warp::carry_lanes<false>(fw, A, lc, fs);
         warp::differentiate(fw, F, A, lc, fs, d, fb);
       }
-      const std::uint32_t wc = warp::row_carry(nf, ccarry[p]);
+      if constexpr (!v3) wc = warp::row_carry(nf, ccarry[p]);
       src.put(s, p, warp, lane, d);
       src.put_bytes(s, p, warp, lane, fb);
       if (lane == 0) warp_span[p * P::warps + warp] = ws, warp_count[p * P::warps + warp] = wc;

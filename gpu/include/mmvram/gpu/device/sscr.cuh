@@ -7,13 +7,16 @@
 // carry to the items before their warp's first start and stores. A warp block with no start
 // takes MatMulScan's path instead (row scans, plain row carries). V2 (U = tensor_core_rows)
 // replaces (1)-(3) in warp blocks with a start by 16-item row scans repaired at the row
-// (warp/revert_rows).
+// (warp/revert_rows); V3 (tensor_core_warp) scans the whole warp block speculatively with two
+// tensor-core products and REVERTs by a gather through shared memory (warp/revert_warp),
+// falling back to V0's path where an fp32 speculative value is not finite.
 #pragma once
 #include <cstdint>
 
 #include "mmvram/gpu/device/matmul_scan.cuh"
 #include "mmvram/gpu/warp/revert.cuh"
 #include "mmvram/gpu/warp/revert_rows.cuh"
+#include "mmvram/gpu/warp/revert_warp.cuh"
 
 namespace mmv::gpu::device {
 
@@ -30,9 +33,12 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ T tile_excl;
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[P::stages * P::passes];
+  constexpr bool v3 = U == warp::unit::tensor_core_warp;
+  __shared__ T slots[v3 ? P::warps * warp::kSlotsPerWarp : 1];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const auto frags = warp::make_value_frags<T>(lane, true);
   const auto row_frags = warp::make_value_frags<T>(lane);
+  const auto wfrags = warp::make_warp_frags<T>(lane);
   const tile::scan_tile_state<T> chain{desc};
   tile::tile_stages<T, true, P> src{x, flags, n, tiles, aligned, counter, &slot, bars, stages};
   int s = 0;
@@ -46,19 +52,29 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       src.load(t, s, p, warp, lane, v, fw);
       warp::seg<T> ws;
       if (__any_sync(~0u, (fw[0] | fw[1] | fw[2] | fw[3]) != 0u)) {
+        bool done = false;
         if constexpr (U == warp::unit::tensor_core_rows) {  // V2: row scans repaired at the row
           std::uint32_t open_row[4];
           warp::seg<T> row[4];
           warp::revert_rows<U>(v, row_frags, fw, A, open_row, row);
           ws = warp::carry_rows(fw, open_row, row, A, lc, fs[p]);
-        } else {
-          warp::revert_in_lanes<U>(v, frags, fw, A);
+          done = true;
+        } else if constexpr (v3) {  // V3: the whole block speculatively, then REVERT
+          warp::warp_speculation<T> w;
+          if (warp::speculate_warp(v, fw, wfrags, w)) {
+            ws = warp::revert_warp(w, fw, slots + warp * warp::kSlotsPerWarp, A);
+            fs[p] = warp::first_start(fw);
+            done = true;
+          }
+        }
+        if (!done) {  // V0, V1 (and V3 where an fp32 speculative value is not finite: V0)
+          warp::revert_in_lanes<v3 ? warp::unit::cuda_cores : U>(v, frags, fw, A);
           ws = warp::carry_lanes(fw, A, lc, fs[p]);
         }
       } else {  // no start in the warp block: MatMulScan's plain row scans and row carries
         T tot[4], carry[4];
         warp::row_scan_on<U>(v, row_frags, A, tot);
-        ws = {0u, warp::row_carry(tot, carry)};
+        ws = {0u, warp::row_carry_on<U>(tot, wfrags.totals, carry)};
 #pragma unroll
         for (int c = 0; c < 4; ++c)
 #pragma unroll

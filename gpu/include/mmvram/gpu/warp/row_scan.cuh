@@ -4,7 +4,7 @@
 // totals). Every scan also has a CUDA-core twin (…_cuda_cores: running sums and quad shuffles),
 // used for non-finite fp32 data and, through the unit policy (…_on<U>), by the kernels' V0
 // variant that never touches the tensor cores. Carries between rows and lanes live in
-// row_carry.cuh and revert.cuh.
+// row_carry.cuh (V3: row_totals_mma.cuh) and revert.cuh.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -25,9 +25,10 @@ namespace mmv::gpu::warp {
 __device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282347e38f; }  // NaN: false
 
 // Which unit runs the in-tile scans: the kernels' policy, and the ablation's only variable
-// (ablation.hpp's variants). tensor_core_rows differs from tensor_cores only in warp blocks
-// holding a start (revert.cuh: revert_rows); the scans here treat the two alike.
-enum class unit { tensor_cores, cuda_cores, tensor_core_rows };
+// (ablation.hpp's variants). The tensor-core units differ only in how far up the warp block
+// the products go (revert_rows.cuh: row scans repaired at the row; row_totals_mma.cuh and
+// revert_warp.cuh: the row totals too); the scans here treat them alike.
+enum class unit { tensor_cores, cuda_cores, tensor_core_rows, tensor_core_warp };
 
 // Inclusive scan of one value per lane over the row's four lanes (lane 4g + q, q = 0..3):
 // returns the lanes before this one (0 for q = 0) and sets `total` to the row's.
