@@ -115,7 +115,9 @@ def read_gpu_bench(results_dir):
     Runs on unaligned pointers (pointer_offset_items > 0) are left out: they measure the cost of
     misalignment, not the kernels, and docs/gpu_matrix_unit.md reports them. So are runs at a
     smaller n than the largest stored for the same GPU (the small-n latency runs). Where several
-    files hold the same (GPU, kernel, dtype, distribution), the newest run's row is kept."""
+    files hold the same (GPU, kernel, dtype, distribution), the row of the run with the most rows
+    is kept (the full run, which timed the rivals beside ours); a partial run such as the
+    ablation's adds only the kernels the full run lacks."""
     docs = []
     for path in sorted(pathlib.Path(results_dir).glob("*.json")):
         try:
@@ -130,14 +132,14 @@ def read_gpu_bench(results_dir):
     largest = {}
     for _, doc, gpu in docs:
         largest[gpu] = max(largest.get(gpu, 0), doc.get("n", 0))
-    newest = {}
+    kept = {}
     for path, doc, gpu in docs:
         if doc.get("n", 0) != largest[gpu]:
             continue
         for r in doc.get("rows", []):
             if "error" not in r and r.get("throughput_gitems_per_s") is not None:
                 key = (gpu, r.get("kernel"), r.get("dtype"), r.get("distribution"))
-                row = dict(r, gpu=gpu, source=path.name, date_utc=doc.get("date_utc", ""))
-                if key not in newest or row["date_utc"] >= newest[key]["date_utc"]:
-                    newest[key] = row
-    return list(newest.values())
+                rank = (len(doc.get("rows", [])), doc.get("date_utc", ""))
+                if key not in kept or rank > kept[key][0]:
+                    kept[key] = (rank, dict(r, gpu=gpu, source=path.name))
+    return [row for _, row in kept.values()]

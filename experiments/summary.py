@@ -149,12 +149,16 @@ def write(out, mmu, vcu, floats, bits, gpu_rows, closed=()):
         parts += ["## SpMV on BigBird matrices (65536 x 65536, 1 window block, 2 global blocks, s = 16, float64)\n",
                   table_md(["block b", "random r", "nonzeros", "rows", "steps", "depth", "work / nnz", "words / nnz"], rows)]
     if gpu_rows:
+        def copy_fraction(r):  # absent where the run timed no copy (the ablation's)
+            f = r.get("copy_bandwidth_fraction")
+            return "—" if f is None else f"{f:.2f}"
+
         rows = []
         for r in sorted(gpu_rows, key=lambda r: (r["gpu"], r["operation"], r["dtype"], r["kernel"])):
             if r.get("distribution") in ("none", "one_segment", "geometric:32", "geometric:1024") and \
                     r.get("operation") in ("segmented_scan", "segmented_sum", "scan"):
                 rows.append([r["gpu"], r["operation"], r["dtype"], r["kernel"], r["distribution"],
-                             f"{r['throughput_gitems_per_s']:.1f}", f"{r.get('copy_bandwidth_fraction', 0):.2f}"])
+                             f"{r['throughput_gitems_per_s']:.1f}", copy_fraction(r)])
         parts += ["## GPU throughput (from experiments/results/*.json)\n",
                   table_md(["GPU", "operation", "dtype", "kernel", "distribution", "G items/s", "of copy bandwidth"], rows)]
     failures, by_design = [], 0

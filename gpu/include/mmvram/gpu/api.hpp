@@ -21,10 +21,12 @@ struct cuda_error : std::runtime_error {
 // SSCR's speculative scan + REVERT, SCD's differentiation), but their in-tile scans run on the
 // CUDA cores: running sums in each lane and shuffles, no MMA (0 HMMA/IMMA in their SASS). The
 // same kernels with those scans on the tensor cores (mmvram/gpu/ablation.hpp, mma.sync m16n8k16)
-// measured slower on the H100 at n = 2^28 (speed relative to these: V1 SSCR 0.95-0.99, SCD
-// 0.66-0.98, MatMulScan 0.98 fp32 and 0.94 int32; V2 SSCR 0.70-0.99, SCD 0.51-0.98), since the
-// exact operand splits cost more instructions than the products save; there the tensor cores
-// issue only 1.6-6.7% of the executed instructions (ncu; docs/gpu_matrix_unit.md).
+// measured slower on the H100 at n = 2^28 (speed relative to these, one run: V1 SSCR 0.95-0.99,
+// SCD 0.65-0.99, MatMulScan 0.95-0.98; V2 SSCR 0.70-0.99, SCD 0.52-0.98; V3, the paper's
+// two-level speculative scan + REVERT per warp, SSCR 0.63-0.99, SCD 0.52-0.96, MatMulScan
+// 0.86-0.89), since the exact operand splits and fragment moves cost more instructions than the
+// products save; there the tensor cores issue only 1.6-6.9% of the executed instructions (ncu;
+// docs/gpu_matrix_unit.md).
 //
 // Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
 // path: unaligned ones cost up to 2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
