@@ -167,7 +167,8 @@ void cub_flag_pair_scan(const float* x, const std::uint8_t* flags, float* out, s
 }
 void cub_flag_pair_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
                         std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  flag_pair_scan(x, flags, out, n, temp, temp_bytes, stream);
+  flag_pair_scan(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out), n, temp,
+                 temp_bytes, stream);  // as uint32: wraps without signed overflow (seg_pair.cuh)
 }
 
 void cub_segmented_reduce_sum(const float* x, const std::int64_t* offsets, std::int64_t num_segments,

@@ -21,7 +21,6 @@ inline constexpr int kCountShift = 62;
 
 __device__ __forceinline__ std::uint32_t bits_of(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ std::uint32_t bits_of(std::uint32_t x) { return x; }
-__device__ __forceinline__ std::uint32_t bits_of(std::int32_t x) { return std::uint32_t(x); }
 
 template <class T>
 __device__ __forceinline__ std::uint64_t value_word(status s, T v) {

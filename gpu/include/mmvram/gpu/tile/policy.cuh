@@ -14,7 +14,7 @@ struct tile_policy {
   static constexpr int stages = Stages;  // 1: the next tile's copy starts pass by pass as the current is stored
   static constexpr int min_blocks = MinBlocks;
   static constexpr int threads = kThreads;
-  static constexpr int warps = kWarps;
+  static constexpr int warps = kWarps;  // fixed: warp_prefix.cuh and the kernels' arrays assume it
   static constexpr int tile_items = Passes * kPassItems;
 
   // Dynamic shared memory a block needs: its stages of values (and of flag bytes).

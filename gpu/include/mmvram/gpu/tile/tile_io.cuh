@@ -1,5 +1,5 @@
 // Tile layer: a pass is 4096 consecutive items, 8 warps × 512 (warp/layout.cuh); a tile is
-// kPasses passes (tile_stages.cuh). Loads and stores move a lane's four chunks of 4 items:
+// P::passes passes (tile/policy.cuh). Loads and stores move a lane's four chunks of 4 items:
 // 16-byte vectors when "fast" (full, aligned), element-wise with bounds checks otherwise.
 #pragma once
 #include <cuda_runtime.h>

@@ -1,5 +1,6 @@
 // Tile layer: carries between the tile's Passes × kWarps warp spans, read from per-warp totals
-// in shared memory after a barrier (entry p * kWarps + w is warp w of pass p: item order).
+// in shared memory after a barrier (entry p * kWarps + w is warp w of pass p: item order; every
+// tile_policy has kWarps warps, policy.cuh).
 #pragma once
 #include <cstdint>
 

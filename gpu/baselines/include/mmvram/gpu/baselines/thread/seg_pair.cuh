@@ -5,12 +5,10 @@
 
 namespace mmv::gpu::baselines {
 
-// Addition as the scans define it: fp32 for float; two's-complement wrap-around for int32
-// (done in uint32 so that overflow is defined behaviour).
+// Addition as the scans define it: fp32 for float; int32 data runs as uint32, whose addition
+// wraps around as two's complement does, without signed overflow.
 __host__ __device__ inline float wrap_add(float a, float b) { return a + b; }
-__host__ __device__ inline std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-}
+__host__ __device__ inline std::uint32_t wrap_add(std::uint32_t a, std::uint32_t b) { return a + b; }
 
 // A summary of a range: flag = 1 when a segment starts inside it; value = the sum from the last
 // start to the end of the range (the whole range when flag == 0).
