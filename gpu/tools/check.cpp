@@ -308,8 +308,8 @@ void write_json(const std::string& path, const check_options& o, const device_in
   j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
   j.field("seed", o.seed).field("quick", o.quick).field("wall_time_s", seconds);
   j.field("f32_bound", "per segment ||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)); "
-                      "kernels with a speculation block (V3) first take 2^-15 * sum|x| from the start of the 512-item block holding the "
-                      "segment's start up to each result off its error");
+                      "kernels with a speculation block (V3) first take 2^-19 * sum|x| over the 512-item block holding the segment's "
+                      "start (up to the result, or to the block's end plus the result's own block) off its error");
   std::map<std::string, int> counts;
   for (const auto& r : all) ++counts[r.status];
   j.begin_object("summary");

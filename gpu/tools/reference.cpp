@@ -20,15 +20,22 @@ template <class T> using acc_t = typename acc_of<T>::type;
 template <class A> A widen(float v) { return static_cast<double>(v); }
 template <class A> A widen(std::int32_t v) { return static_cast<std::uint32_t>(v); }
 
+// The scale of a speculative REVERT's error at an item (walk()): abs, and whether the item lies
+// in its segment start's block.
+struct speculation {
+  double abs = 0;
+  bool start_block = false;
+};
+
 // The part of one segment that lies inside one chunk, with what the checks accumulate over it.
 struct run_stats {
   std::int64_t start = -1, len = 0;
   double err2 = 0, ref2 = 0;    // f32 scans
   double sum = 0, abs_sum = 0;  // f32 sums
   std::uint32_t isum = 0;       // i32 sums
-  double spec_abs = 0;          // f32: walk()'s spec_abs at the last item
+  speculation spec;             // f32: walk()'s speculation scale at the last item
   void join(const run_stats& o) {
-    if (o.len > 0) spec_abs = o.spec_abs;
+    if (o.len > 0) spec = o.spec;
     len += o.len;
     err2 += o.err2;
     ref2 += o.ref2;
@@ -74,11 +81,12 @@ void parallel_tasks(std::int64_t count, const std::function<void(std::int64_t)>&
 double magnitude(float v) { return std::fabs(static_cast<double>(v)); }
 double magnitude(std::int32_t) { return 0; }
 
-// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict, spec_abs) per element, with ref_i the
-// reference inclusive segmented prefix and spec_abs the sum of |x| from the first item of the
-// aligned `block`-item block that holds i's segment start up to i (0 when block == 0): the
-// scale of a speculative REVERT's error, which the segment's later blocks carry on;
-// close(segment_index, run, verdict) once per whole segment.
+// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict, spec) per element, with ref_i the
+// reference inclusive segmented prefix and spec.abs (0 when block == 0) the scale of a
+// speculative REVERT's error over aligned `block`-item blocks: the sum of |x| over the block
+// holding i's segment start, from its first item up to i (or to the block's end, an error the
+// segment's later blocks carry on), plus, when i lies in a later block, over i's own block up
+// to i; close(segment_index, run, verdict) once per whole segment.
 template <class T, class Visit, class Close>
 verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t block, Visit visit, Close close) {
   using A = acc_t<T>;
@@ -87,48 +95,40 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
     bool has_head = false;
     std::int64_t heads = 0, seg0 = 0, last_seg = -1;
     A tail{}, carry{};
-    double abs_tail = 0, abs_carry = 0;  // spec_abs at the chunk's end, and before its start
+    std::int64_t last_head = -1, open_start = 0;  // the chunk's last start; the start open at its first item
     run_stats first, last;
     verdict v;
   };
   const std::int64_t count = std::clamp<std::int64_t>(n / 65536, 1, 512);
   std::vector<chunk> c(static_cast<std::size_t>(count));
   auto lo = [&](std::int64_t k) { return n * k / count; };
-  // Sum of |x| over i's block up to i, kept by advance(i, block_abs) for consecutive i.
-  auto block_start = [&](std::int64_t first) {
+  // Sum of |x| over [from, to) (at most one block here).
+  auto abs_sum = [&](std::int64_t from, std::int64_t to) {
     double b = 0;
-    if (block > 0)
-      for (std::int64_t j = first / block * block; j < first; ++j) b += magnitude(x[j]);
+    for (std::int64_t j = from; j < to; ++j) b += magnitude(x[j]);
     return b;
-  };
-  auto advance = [&](std::int64_t i, double b) {
-    return block > 0 ? (i % block == 0 ? 0.0 : b) + magnitude(x[i]) : 0.0;
   };
   parallel_tasks(count, [&](std::int64_t k) {
     chunk& ck = c[k];
-    double block_abs = block_start(lo(k));
     for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
-      block_abs = advance(i, block_abs);
       if (head(i)) {
         ck.has_head = true;
         ++ck.heads;
         ck.tail = widen<A>(x[i]);
-        ck.abs_tail = block_abs;
+        ck.last_head = i;
       } else {
         ck.tail = ck.tail + widen<A>(x[i]);
-        ck.abs_tail += block > 0 ? magnitude(x[i]) : 0.0;
       }
     }
   });
   A carry{};
-  double abs_carry = 0;
-  std::int64_t segs = 0;
+  std::int64_t segs = 0, open_start = 0;
   for (chunk& ck : c) {
     ck.carry = carry;
-    ck.abs_carry = abs_carry;
     ck.seg0 = segs;
+    ck.open_start = open_start;
     carry = ck.has_head ? ck.tail : carry + ck.tail;
-    abs_carry = ck.has_head ? ck.abs_tail : abs_carry + ck.abs_tail;
+    if (ck.has_head) open_start = ck.last_head;
     segs += ck.heads;
   }
   parallel_tasks(count, [&](std::int64_t k) {
@@ -137,10 +137,18 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
     std::int64_t seg = ck.seg0 - 1;
     run_stats cur;
     bool first = true;
-    double block_abs = block_start(lo(k)), spec_abs = ck.abs_carry;
+    // spec_abs = head_abs (|x| of the start's block, from its first item, up to i or the block's
+    // end) + block_abs (|x| of i's block up to i) when i lies in a later block.
+    const std::int64_t b = std::max<std::int64_t>(block, 1);
+    std::int64_t start_block = ck.open_start / b;
+    double block_abs = abs_sum(lo(k) / b * b, lo(k));
+    double head_abs = abs_sum(start_block * b, std::min(lo(k), start_block * b + b));
     for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
-      block_abs = advance(i, block_abs);
-      spec_abs = head(i) ? block_abs : spec_abs + (block > 0 ? magnitude(x[i]) : 0.0);
+      block_abs = (i % b == 0 ? 0.0 : block_abs) + magnitude(x[i]);
+      if (head(i)) start_block = i / b, head_abs = block_abs;
+      else if (i / b == start_block) head_abs += magnitude(x[i]);
+      const speculation spec{block > 0 ? head_abs + (i / b == start_block ? 0.0 : block_abs) : 0.0,
+                             i / b == start_block};
       if (head(i)) {
         if (first) ck.first = cur;
         else close(seg, cur, ck.v);
@@ -153,7 +161,7 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
         ref = ref + widen<A>(x[i]);
       }
       ++cur.len;
-      visit(i, x[i], ref, cur, ck.v, spec_abs);
+      visit(i, x[i], ref, cur, ck.v, spec);
     }
     if (first) {
       ck.first = cur;
@@ -186,10 +194,12 @@ std::string fmt(double v) {
   return s.str();
 }
 
-// What an f32 error leaves beyond the speculation allowance for spec_abs (NaN and inf errors
-// stay; a non-finite spec_abs allows nothing: V3 rescans such blocks on the CUDA cores).
-double beyond(double err, double spec_abs) {
-  const double allowance = std::isfinite(spec_abs) ? kSpeculationAllowance * spec_abs : 0.0;
+// What an f32 error leaves beyond the speculation allowance for spec (NaN and inf errors stay;
+// a non-finite scale allows nothing: V3 rescans such blocks on the CUDA cores). Results in
+// their start's block, where REVERT's subtraction dominates the error, feed max_block_error.
+double beyond(double err, const speculation& spec, verdict& v) {
+  if (spec.start_block && spec.abs > 0) v.max_block_error = std::max(v.max_block_error, err / spec.abs);
+  const double allowance = std::isfinite(spec.abs) ? kSpeculationAllowance * spec.abs : 0.0;
   return err <= allowance ? 0.0 : err - allowance;
 }
 
@@ -198,10 +208,8 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
   if constexpr (std::is_same_v<T, float>) {
     return walk(
         x, flags, n, block,
-        [out](std::int64_t i, T, double ref, run_stats& r, verdict& v, double spec_abs) {
-          const double raw = std::fabs(static_cast<double>(out[i]) - ref);
-          if (spec_abs > 0) v.max_block_error = std::max(v.max_block_error, raw / spec_abs);
-          const double d = beyond(raw, spec_abs);
+        [out](std::int64_t i, T, double ref, run_stats& r, verdict& v, const speculation& spec) {
+          const double d = beyond(std::fabs(static_cast<double>(out[i]) - ref), spec, v);
           r.err2 += d * d;
           r.ref2 += ref * ref;
         },
@@ -220,7 +228,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
   } else {
     return walk(
         x, flags, n, 0,
-        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v, double) {
+        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v, const speculation&) {
           if (static_cast<std::uint32_t>(out[i]) != ref) {
             v.max_error = 1;
             record_bad(v, i, [&] { return std::string("out[" + std::to_string(i) + "] = " + std::to_string(out[i]) + ", expected " +
@@ -242,16 +250,14 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
   if constexpr (std::is_same_v<T, float>) {
     return walk(
         x, flags, n, block,
-        [](std::int64_t, T xi, double, run_stats& r, verdict&, double spec_abs) {
+        [](std::int64_t, T xi, double, run_stats& r, verdict&, const speculation& spec) {
           r.sum += xi;
           r.abs_sum += std::fabs(static_cast<double>(xi));
-          r.spec_abs = spec_abs;
+          r.spec = spec;
         },
         [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
           check_offset(seg, r, v);
-          const double raw = std::fabs(static_cast<double>(sums[seg]) - r.sum);
-          if (r.spec_abs > 0) v.max_block_error = std::max(v.max_block_error, raw / r.spec_abs);
-          double err = beyond(raw, r.spec_abs);
+          double err = beyond(std::fabs(static_cast<double>(sums[seg]) - r.sum), r.spec, v);
           if (std::isnan(err)) err = INFINITY;
           const double bound = f32_bound(r.len) * r.abs_sum;
           v.max_error = std::max(v.max_error, err / r.abs_sum);
@@ -263,7 +269,7 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
   } else {
     return walk(
         x, flags, n, 0,
-        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&, double) { r.isum += static_cast<std::uint32_t>(xi); },
+        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&, const speculation&) { r.isum += static_cast<std::uint32_t>(xi); },
         [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
           check_offset(seg, r, v);
           if (static_cast<std::uint32_t>(sums[seg]) != r.isum) {

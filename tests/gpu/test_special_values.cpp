@@ -5,8 +5,8 @@
 // errors). The documented differences: the tensor-core variants (*_tc, *_tc_rows, *_tc_warp) split items into
 // bf16 parts, whose smallest subnormal is 2^-133, so an item loses what lies below that; each finite
 // result may differ by 2^-133 per item summed on top of the fp32 bound; and V3 (*_tc_warp) REVERTs
-// by subtraction, so its segmented results get check's allowance of 2^-15 · sum |x| over the
-// 512-item warp blocks from the segment's start on (kSpeculationAllowance). Segmented sums of the
+// by subtraction, so its segmented results get check's allowance (kSpeculationAllowance times
+// the sum of |x| over the 512-item warp block of the segment's start, reference.hpp). Segmented sums of the
 // subnormal cases are exact in any order, so there every other segmented kernel must match the
 // sequential sum bit for bit.
 #include <algorithm>
@@ -73,8 +73,7 @@ std::vector<float> run_on_device(const kernel_info& k, const special_case& c) {
 
 // Sequential fp32 and float64 references: per item (scans) or per segment (sums), with the
 // float64 sum of |x| so far (the scale of a finite error) and, for kernels with a speculation
-// block (kernel_info), the sum of |x| from the first item of the block holding the result's
-// segment start up to its last item (check's rule, reference.hpp).
+// block (kernel_info), the scale check's allowance applies to (reference.hpp).
 struct reference {
   std::vector<float> fp32;
   std::vector<double> fp64, abs_sum, block_abs;
@@ -83,7 +82,8 @@ struct reference {
 reference sequential(const special_case& c, bool segmented, bool sums, std::int64_t block) {
   reference r;
   float acc = 0;
-  double acc64 = 0, abs64 = 0, blk = 0, spec = 0;
+  double acc64 = 0, abs64 = 0, blk = 0, head = 0, spec = 0;
+  std::int64_t start_block = 0;
   std::int64_t len = 0;
   auto push = [&] {
     r.fp32.push_back(acc), r.fp64.push_back(acc64), r.abs_sum.push_back(abs64), r.length.push_back(len);
@@ -96,9 +96,12 @@ reference sequential(const special_case& c, bool segmented, bool sums, std::int6
     acc += c.x[i];
     acc64 += double(c.x[i]);
     abs64 += std::fabs(double(c.x[i]));
-    if (block > 0) {
-      blk = (std::int64_t(i) % block == 0 ? 0.0 : blk) + std::fabs(double(c.x[i]));
-      spec = start ? blk : spec + std::fabs(double(c.x[i]));
+    if (block > 0) {  // check's spec_abs (reference.cpp: walk)
+      const auto at = static_cast<std::int64_t>(i);
+      blk = (at % block == 0 ? 0.0 : blk) + std::fabs(double(c.x[i]));
+      if (start) start_block = at / block, head = blk;
+      else if (at / block == start_block) head += std::fabs(double(c.x[i]));
+      spec = head + (at / block == start_block ? 0.0 : blk);
     }
     ++len;
     if (!sums) push();

@@ -6,7 +6,7 @@
 // cores, so inf and NaN inputs still give a sequential fp32 sum's class. V3's fp32 REVERT
 // subtracts speculative sums, so its error scales with the sum of |x| from the start of the
 // 512-item warp block holding the segment's start, not with the segment's own items (the
-// paper's algorithm in fp32; check allows 2^-15 times that sum, reference.hpp).
+// paper's algorithm in fp32; check allows 2^-19 times that sum, reference.hpp).
 #pragma once
 #include "mmvram/gpu/api.hpp"
 

@@ -5,8 +5,9 @@
 // through shared memory: each start parks the speculative scan just before it at its rank, and
 // each item subtracts what its last start parked. int32: exact modulo 2^32. fp32: the
 // subtraction cancels, so an item's error is the speculative scan's, which scales with the sum
-// of |x| over its warp block up to it, not over its segment (the documented difference of V3;
-// the MMA's fp32 accumulation truncates its addends to the largest one's precision).
+// of |x| over the warp block of its segment's start (carried on to the segment's later blocks),
+// not over its segment (the documented difference of V3; the MMA's fp32 accumulation truncates
+// its addends to the largest one's precision).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -19,7 +20,7 @@ namespace mmv::gpu::warp {
 inline constexpr int kSlotsPerWarp = kWarpItems;  // one slot per possible start
 
 // The B operands V3 uses: row scans (U' | J), row totals (L), start counts in rows (bf16 U')
-// and the rows' start counts (uint8 L).
+// and the rows' start counts (uint8 L); make_warp_frags builds this lane's share.
 template <class T>
 struct warp_frags {
   decltype(make_value_frags<T>(0)) rows;
@@ -106,6 +107,7 @@ __device__ __forceinline__ seg<T> revert_warp(const warp_speculation<T>& w, cons
 // what the previous start parked (the sum of the segment ending there, as far as the block
 // sees; the block's first start keeps the open prefix and sets 0x40 in fb, as differentiate
 // does). Byte e of fb[c]: F[c][e], the start's rank in its row. Returns the block's span.
+// Only for a block holding a start (w.starts >= 1).
 template <class T>
 __device__ __forceinline__ seg<T> differentiate_warp(const warp_speculation<T>& w, const std::uint32_t (&fw)[4],
                                                      T* slot, T (&d)[4][4], std::uint32_t (&fb)[4]) {

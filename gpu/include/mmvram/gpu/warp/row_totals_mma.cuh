@@ -7,6 +7,7 @@
 // the row scans (row_scan.cuh) that makes the warp's speculative scan two products deep.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "mmvram/gpu/warp/row_carry.cuh"
 #include "mmvram/gpu/warp/row_scan.cuh"
@@ -21,6 +22,7 @@ struct total_frags_u8 {
   std::uint32_t l[2];  // byte i: L[4q + i][8t + g]
 };
 
+// This lane's fragments of L for the bf16 MMA (B rows 2q, 2q+1, 2q+8, 2q+9 of column 8t + g).
 __device__ __forceinline__ total_frags_bf16 make_total_frags_bf16(int lane) {
   const int g = lane >> 2, q = lane & 3;
   total_frags_bf16 f;
@@ -34,6 +36,7 @@ __device__ __forceinline__ total_frags_bf16 make_total_frags_bf16(int lane) {
   return f;
 }
 
+// This lane's fragments of L for the uint8 MMA (B rows 4q..4q+3 of column 8t + g).
 __device__ __forceinline__ total_frags_u8 make_total_frags_u8(int lane) {
   const int g = lane >> 2, q = lane & 3;
   total_frags_u8 f;
@@ -46,6 +49,7 @@ __device__ __forceinline__ total_frags_u8 make_total_frags_u8(int lane) {
   return f;
 }
 
+// The fragments scan_row_totals takes for totals of type T (float: bf16; uint32: uint8).
 template <class T>
 __device__ __forceinline__ auto make_total_frags(int lane) {
   if constexpr (std::is_same_v<T, float>) return make_total_frags_bf16(lane);
