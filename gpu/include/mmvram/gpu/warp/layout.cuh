@@ -33,31 +33,42 @@ __device__ __forceinline__ bool scan_entry(int k, int j, bool lane_blocks) {
   return row_item(k) <= row_item(j) && (!lane_blocks || row_item(k) / 4 == row_item(j) / 4);
 }
 
-__device__ __forceinline__ scan_frags_bf16 make_frags_bf16(int lane, bool lane_blocks = false) {
+// This lane's share of a constant 0/1 B operand, entry(k, j) = its row k, column j, for the bf16
+// MMA: u[t][r] packs rows 2q + 8r and 2q + 8r + 1 of column 8t + g.
+template <class Entry>
+__device__ __forceinline__ void bf16_b_frags(int lane, Entry entry, std::uint32_t (&u)[2][2]) {
   const int g = lane >> 2, q = lane & 3;
-  scan_frags_bf16 f;
 #pragma unroll
-  for (int t = 0; t < 2; ++t) {
-    const int j = 8 * t + g;
+  for (int t = 0; t < 2; ++t)
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      const int k = 2 * q + 8 * r;
-      f.u[t][r] = (scan_entry(k, j, lane_blocks) ? 0x3F80u : 0u) | (scan_entry(k + 1, j, lane_blocks) ? 0x3F800000u : 0u);
+      const int k = 2 * q + 8 * r, j = 8 * t + g;
+      u[t][r] = (entry(k, j) ? 0x3F80u : 0u) | (entry(k + 1, j) ? 0x3F800000u : 0u);
     }
+}
+
+// The same for the uint8 MMA: byte i of u[t] is row 4q + i of column 8t + g.
+template <class Entry>
+__device__ __forceinline__ void u8_b_frags(int lane, Entry entry, std::uint32_t (&u)[2]) {
+  const int g = lane >> 2, q = lane & 3;
+#pragma unroll
+  for (int t = 0; t < 2; ++t) {
+    u[t] = 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) u[t] |= (entry(4 * q + i, 8 * t + g) ? 1u : 0u) << (8 * i);
   }
+}
+
+__device__ __forceinline__ scan_frags_bf16 make_frags_bf16(int lane, bool lane_blocks = false) {
+  scan_frags_bf16 f;
+  bf16_b_frags(lane, [lane_blocks](int k, int j) { return scan_entry(k, j, lane_blocks); }, f.u);
   return f;
 }
 
 // This lane's fragments of U' for the uint8 MMA (m16n8k16 B: rows 4q..4q+3 of column g).
 __device__ __forceinline__ scan_frags_u8 make_frags_u8(int lane, bool lane_blocks = false) {
-  const int g = lane >> 2, q = lane & 3;
   scan_frags_u8 f;
-#pragma unroll
-  for (int t = 0; t < 2; ++t) {
-    f.u[t] = 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) f.u[t] |= (scan_entry(4 * q + i, 8 * t + g, lane_blocks) ? 1u : 0u) << (8 * i);
-  }
+  u8_b_frags(lane, [lane_blocks](int k, int j) { return scan_entry(k, j, lane_blocks); }, f.u);
   return f;
 }
 

@@ -24,28 +24,15 @@ struct total_frags_u8 {
 
 // This lane's fragments of L for the bf16 MMA (B rows 2q, 2q+1, 2q+8, 2q+9 of column 8t + g).
 __device__ __forceinline__ total_frags_bf16 make_total_frags_bf16(int lane) {
-  const int g = lane >> 2, q = lane & 3;
   total_frags_bf16 f;
-#pragma unroll
-  for (int t = 0; t < 2; ++t)
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      const int k = 2 * q + 8 * r, j = 8 * t + g;
-      f.l[t][r] = (k < j ? 0x3F80u : 0u) | (k + 1 < j ? 0x3F800000u : 0u);
-    }
+  bf16_b_frags(lane, [](int k, int j) { return k < j; }, f.l);
   return f;
 }
 
 // This lane's fragments of L for the uint8 MMA (B rows 4q..4q+3 of column 8t + g).
 __device__ __forceinline__ total_frags_u8 make_total_frags_u8(int lane) {
-  const int g = lane >> 2, q = lane & 3;
   total_frags_u8 f;
-#pragma unroll
-  for (int t = 0; t < 2; ++t) {
-    f.l[t] = 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) f.l[t] |= (4 * q + i < 8 * t + g ? 1u : 0u) << (8 * i);
-  }
+  u8_b_frags(lane, [](int k, int j) { return k < j; }, f.l);
   return f;
 }
 
