@@ -1,6 +1,6 @@
-// mmvram-gpu: check (correctness against CPU references), bench (timings as JSON) and profile
-// (a few calls of one kernel, for ncu and compute-sanitizer) for the CUDA kernels of mmvram and
-// their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
+// mmvram-gpu: check (correctness against CPU references), bench (timings as JSON), profile
+// (a few calls of one kernel, for ncu and compute-sanitizer) and stress (the kernels from several
+// threads and streams at once) for the CUDA kernels of mmvram and their baselines. Exit codes: 0 ok, 1 a kernel failed, 2 usage
 // error or no CUDA device.
 #include <charconv>
 #include <cmath>
@@ -16,7 +16,9 @@
 #include "bench.hpp"
 #include "check.hpp"
 #include "cuda_util.hpp"
+#include "mmvram/gpu/machine/backend_compare.hpp"
 #include "state_passing_bench.hpp"
+#include "stress.hpp"
 
 namespace {
 
@@ -48,7 +50,16 @@ const char* usage =
     "                        [--heads H] [--rows N] [--cols V] [--reps R] [--calls K] [--seed S]\n"
     "                        [--out FILE.json]\n"
     "  seed 002's packed batch (token counts ~ LogNormal(M, SD), chunk-aligned) through every\n"
-    "  state-propagation method, checked and timed (K launches per timed run) beside a copy.\n";
+    "  state-propagation method, checked and timed (K launches per timed run) beside a copy.\n"
+    "       mmvram-gpu stress [--seconds S] [--cases C] [--threads T] [--min-n N] [--max-n N]\n"
+    "                        [--seed S]"
+    " [--kernels LIST] [--no-state-passing] [--no-backend] [--no-load]\n"
+    "                        [--json FILE]\n"
+    "  T threads (default 4), each on its own non-blocking stream, call the fused kernels (default\n"
+    "  --kernels ours,ablation) and the state-passing kernels on random sizes in [--min-n, --max-n]\n"
+    "  (default 1..6291456), distributions and unaligned pointers, with poisoned outputs and guard bytes; one\n"
+    "  more thread compares the simulate and cuda backends on random registered algorithms and one\n"
+    "  stream keeps the SMs busy. Every result is checked; exit 1 when any case failed.\n";
 
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -153,14 +164,59 @@ int run_state_passing(int argc, char** argv) {
   return run_state_passing_bench(o, std::cout);
 }
 
+int run_stress(int argc, char** argv) {
+  stress_options o;
+  o.seed = fresh_seed();
+  bool backend = true;
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&]() -> std::string_view {
+      if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return 0;
+    }
+    if (a == "--seconds") o.seconds = parse_real(a, value(), 0, 86400);
+    else if (a == "--cases") o.max_cases = parse_int(a, value(), 1, INT64_MAX);
+    else if (a == "--threads") o.threads = static_cast<int>(parse_int(a, value(), 1, 64));
+    else if (a == "--min-n") o.min_n = parse_int(a, value(), 1, std::int64_t{1} << 28);
+    else if (a == "--max-n") o.max_n = parse_int(a, value(), 1, std::int64_t{1} << 28);
+    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int(a, value(), 0, INT64_MAX));
+    else if (a == "--kernels") o.kernels = std::string(value());
+    else if (a == "--no-state-passing") o.state_passing = false;
+    else if (a == "--no-backend") backend = false;
+    else if (a == "--no-load") o.load = false;
+    else if (a == "--json") o.json_path = std::string(value());
+    else throw usage_error("unknown option '" + std::string(a) + "' for stress");
+  }
+  if (o.min_n > o.max_n) throw usage_error("--min-n must not exceed --max-n");
+  std::string err;
+  select_kernels(o.kernels, err);
+  if (!err.empty()) throw usage_error(err);
+  if (backend) {
+    o.extra_case = [](std::uint64_t seed) { return mmv::gpu::random_backend_case(seed); };
+    o.extra_name = "cuda_backend";
+  }
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) {
+    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); stress needs a GPU\n";
+    return 2;
+  }
+  return run_stress_command(o, std::cout);
+}
+
 int run(int argc, char** argv) {
-  if (argc < 2) throw usage_error("missing subcommand (check, bench, profile or state-passing)");
+  if (argc < 2) throw usage_error("missing subcommand (check, bench, profile, state-passing or stress)");
   const std::string_view cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << usage;
     return 0;
   }
   if (cmd == "state-passing") return run_state_passing(argc, argv);
+  if (cmd == "stress") return run_stress(argc, argv);
   if (cmd != "check" && cmd != "bench" && cmd != "profile")
     throw usage_error("unknown subcommand '" + std::string(cmd) + "'");
   const bool profile = cmd == "profile";

@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "mmvram/model/time_model.hpp"
+#include "mmvram/gpu/machine/backend_compare.hpp"
 #include "mmvram/gpu/machine/cuda_backend.hpp"
 #include "test_seed.hpp"
 
@@ -21,9 +22,8 @@ namespace {
 
 using namespace mmv;
 
-machine_config config_for(const std::string& backend, number_format f, int s, int bits, std::int64_t iterated_addition = 0) {
+machine_config config_for(const std::string& backend, number_format f, int s, int bits) {
   machine_config c;
-  c.iterated_addition_limit = iterated_addition;
   c.backend = backend;
   c.format = f;
   c.s = s;
@@ -32,55 +32,17 @@ machine_config config_for(const std::string& backend, number_format f, int s, in
   return c;
 }
 
-void require_same_ledgers(const ledger& a, const ledger& b) {
-  REQUIRE(a.records().size() == b.records().size());
-  for (std::size_t i = 0; i < a.records().size(); ++i) {
-    const auto &x = a.records()[i], &y = b.records()[i];
-    INFO("record " << i << ": " << x.op << " / " << y.op);
-    REQUIRE(x.op == y.op);
-    REQUIRE(x.where == y.where);
-    REQUIRE(x.region == y.region);
-    REQUIRE(x.length == y.length);
-    REQUIRE(x.price == y.price);
-    REQUIRE(x.depth == y.depth);
-  }
-}
-
-// Runs `entry` on both backends and compares outputs and ledgers.
+// Runs `entry` on both backends (backend_compare.hpp) and requires the same ledger and outputs.
 void compare_backends(const algorithm_entry& entry, number_format f, int s, int bits, const tool::input_options& opt) {
-  const algorithm_input input = tool::make_input(entry, opt, f, bits);
-  const std::int64_t k = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
-  machine sim(config_for("simulate", f, s, bits, k)), gpu(config_for("cuda", f, s, bits, k));
-  const algorithm_outcome a = entry.run(sim, input);
-  const algorithm_outcome b = entry.run(gpu, input);
-  gpu.collect_timing();
+  gpu::backend_case c;
+  c.algorithm = entry.name, c.format = f, c.s = s, c.bits = bits, c.n = opt.n, c.density = opt.density, c.seed = opt.seed;
+  c.signed_values = opt.signed_values, c.max_value = opt.max_value.value_or(0);
+  const std::string difference = gpu::compare_backends(c);
   INFO(entry.name << " " << to_string(f) << " n=" << opt.n << " s=" << s << " B=" << bits << " density=" << opt.density
-                  << " seed=" << opt.seed << (a.mismatch.empty() ? "" : " simulate: " + a.mismatch)
-                  << (b.mismatch.empty() ? "" : " cuda: " + b.mismatch));
-  require_same_ledgers(sim.costs(), gpu.costs());
-  REQUIRE(gpu.costs().measured());
-  // decayed-scan-unstable divides by exp of a running sum of log a: it fails by design, and it
-  // amplifies the last-bit differences of exp and log between the CPU's libm and CUDA's, so only
-  // its ledger is compared.
-  if (!a.verified || entry.name == "decayed-scan-unstable") return;
-  REQUIRE(b.verified);
-  if (f == number_format::integer) {
-    REQUIRE(a.output_words == b.output_words);
-    return;
-  }
-  REQUIRE(a.output_reals.size() == b.output_reals.size());
-  for (std::size_t i = 0; i < a.output_reals.size(); ++i) {
-    INFO("index " << i << ": simulate " << a.output_reals[i] << ", cuda " << b.output_reals[i]);
-    REQUIRE(std::fabs(a.output_reals[i] - b.output_reals[i]) <= 2 * a.tolerance);
-  }
+                  << " seed=" << opt.seed << ": " << difference);
+  REQUIRE(difference.empty());
 }
 
-std::vector<number_format> formats_of(const algorithm_entry& e) {
-  std::vector<number_format> f;
-  if (e.integer_ok) f.push_back(number_format::integer);
-  if (e.float_ok) f.push_back(number_format::float32), f.push_back(number_format::float64);
-  return f;
-}
 
 }  // namespace
 
@@ -88,7 +50,7 @@ TEST_CASE("every algorithm gives the same result and ledger on the simulate and 
   gpu::register_cuda_backend();
   std::uint64_t seed = mmv::test::fresh_seed();
   for (const auto& entry : algorithm_table())
-    for (const number_format f : formats_of(entry)) {
+    for (const number_format f : gpu::formats_of(entry.name)) {
       const bool matrix = facts_of(entry.shape).square;
       const std::vector<std::int64_t> ns = matrix ? std::vector<std::int64_t>{1, 2, 5} : std::vector<std::int64_t>{1, 2, 17, 255, 1000, 4099};
       for (const std::int64_t n : ns)

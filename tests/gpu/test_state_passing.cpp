@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "cuda_util.hpp"
 #include "inputs.hpp"
+#include "state_passing_reference.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
 namespace {
@@ -19,51 +20,9 @@ using harness::cuda_check;
 using harness::device_buffer;
 using method = state_passing_method;
 
-struct problem {
-  state_passing_shape shape;
-  std::vector<double> local, log_decay;  // [G][H][N][V], [G][H][N] or [G][H]
-  std::vector<std::uint8_t> starts;      // [G]
-  std::int64_t lanes() const { return std::int64_t(shape.heads) * shape.rows * shape.cols; }
-  std::int64_t decay_rows() const { return shape.decay == decay_layout::per_row ? shape.rows : 1; }
-};
-
-problem make_problem(std::int64_t g, int h, int n, int v, decay_layout d, double start_rate, std::mt19937_64& rng) {
-  problem p;
-  p.shape = {g, h, n, v, d, std::int64_t(h) * (d == decay_layout::per_row ? n : 1), d == decay_layout::per_row ? n : 1};
-  std::normal_distribution<double> normal;
-  std::uniform_real_distribution<double> unit;
-  p.local.resize(std::size_t(g * p.lanes()));
-  for (auto& x : p.local) x = normal(rng);
-  p.log_decay.resize(std::size_t(g * h * p.decay_rows()));
-  for (auto& x : p.log_decay) x = unit(rng) < 0.1 ? 0.0 : -unit(rng);  // some decays exactly 1
-  p.starts.resize(std::size_t(g));
-  for (auto& s : p.starts) s = unit(rng) < start_rate ? 1 : 0;
-  return p;
-}
-
-// h_j = exp(l_j) h_{j-1} + u_j, restarted at starts; also the same recurrence on |u| (bound) and
-// on |u| without restarts (unsegmented: what the speculative method's repair subtracts from).
-void reference(const problem& p, std::vector<double>& h, std::vector<double>& bound,
-               std::vector<double>* unsegmented = nullptr) {
-  const std::int64_t lanes = p.lanes(), per_head = lanes / p.shape.heads;
-  h.assign(p.local.size(), 0.0);
-  bound.assign(p.local.size(), 0.0);
-  if (unsegmented) unsegmented->assign(p.local.size(), 0.0);
-  for (std::int64_t x = 0; x < lanes; ++x) {
-    const std::int64_t head = x / per_head, row = p.shape.decay == decay_layout::per_row ? x % per_head / p.shape.cols : 0;
-    double carry = 0, carry_abs = 0, unseg_abs = 0;
-    for (std::int64_t j = 0; j < p.shape.chunks; ++j) {
-      const double decay = std::exp(p.log_decay[(j * p.shape.heads + head) * p.decay_rows() + row]);
-      const double u = p.local[j * lanes + x];
-      carry = p.starts[j] ? u : decay * carry + u;  // not 0 * carry: an inf must not cross a start
-      carry_abs = p.starts[j] ? std::fabs(u) : decay * carry_abs + std::fabs(u);
-      unseg_abs = decay * unseg_abs + std::fabs(u);
-      h[j * lanes + x] = carry;
-      bound[j * lanes + x] = carry_abs;
-      if (unsegmented) (*unsegmented)[j * lanes + x] = unseg_abs;
-    }
-  }
-}
+using problem = harness::state_passing_problem;
+using harness::kStatePassingTolerance;
+using harness::state_passing_reference;
 
 template <class T>
 std::vector<T> converted(const std::vector<double>& x) {
@@ -133,16 +92,16 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
   for (const auto& s : shapes)
     for (double rate : {0.0, 0.05, 0.3, 1.0})
       for (bool bf16 : {false, true}) {
-        auto p = make_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
+        auto p = harness::make_state_passing_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
         if (bf16)
           for (auto& x : p.local) x = harness::from_bf16_bits(harness::to_bf16_bits(float(x)));
         std::vector<double> want, bound, unsegmented;
-        reference(p, want, bound, &unsegmented);
+        state_passing_reference(p, want, bound, &unsegmented);
         for (method m : kFloatMethods) {
           INFO("G " << s.g << " lanes " << p.lanes() << " start rate " << rate << " bf16 " << bf16 << " method " << int(m));
           const auto& scale = m == method::tensor_core_speculative ? unsegmented : bound;
-          require_close(run_f32(p, m, bf16), want, scale, 2e-6);
-          require_close(run_f32(p, m, bf16, 1), want, scale, 2e-6);  // unaligned pointers
+          require_close(run_f32(p, m, bf16), want, scale, kStatePassingTolerance);
+          require_close(run_f32(p, m, bf16, 1), want, scale, kStatePassingTolerance);  // unaligned pointers
         }
       }
 }
@@ -151,10 +110,10 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = make_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
+  auto p = harness::make_state_passing_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
   p.starts[0] = 1;
   std::vector<double> want, bound;
-  reference(p, want, bound);
+  state_passing_reference(p, want, bound);
   const auto local = upload(p.local), decay = upload(p.log_decay);
   const auto starts = upload(p.starts);
   device_buffer out(p.local.size() * sizeof(double));
@@ -176,7 +135,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   state_passing_per_sequence(local32.as<float>(), decay32.as<float>(), d_offsets.as<std::int64_t>(),
                              std::int64_t(offsets.size()) - 1, out32.as<float>(), p.shape);
   const auto per_sequence = download(out32.as<float>(), p.local.size());
-  require_close(per_sequence, want, bound, 2e-6);
+  require_close(per_sequence, want, bound, kStatePassingTolerance);
 
   // Final states, with the tails of boundaries inside chunks.
   const std::int64_t sequences = std::int64_t(offsets.size()) - 1, lanes = p.lanes();
@@ -194,7 +153,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
         double w = want[(offsets[k + 1] - 1) * lanes + x];
         const double b = bound[(offsets[k + 1] - 1) * lanes + x] + 4;
         if (with_tail) w = std::exp(tail_l[(k * 2 + x / 64) * 2 + x % 64 / 32]) * w + tail[k * lanes + x];
-        REQUIRE(std::fabs(f[k * lanes + x] - w) <= 2e-6 * b);
+        REQUIRE(std::fabs(f[k * lanes + x] - w) <= kStatePassingTolerance * b);
       }
   }
 }
@@ -206,10 +165,10 @@ TEST_CASE("state passing never leaks across sequence starts", "[state_passing]")
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = make_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
+  auto p = harness::make_state_passing_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
   for (std::int64_t j : {0, 7, 16, 40, 41, 70}) p.starts[j] = 1;  // sequence 2 is chunks 16..39
   std::vector<double> want, bound, unsegmented;
-  reference(p, want, bound, &unsegmented);
+  state_passing_reference(p, want, bound, &unsegmented);
   for (method m : kFloatMethods) {
     INFO("method " << int(m));
     const auto before = run_f32(p, m, false);
@@ -223,7 +182,7 @@ TEST_CASE("state passing never leaks across sequence starts", "[state_passing]")
         INFO("chunk " << j << " lane " << x);
         if (j >= 16 && j < 40) REQUIRE(before[i] != after[i]);
         else if (m != method::tensor_core_speculative) REQUIRE(std::memcmp(&before[i], &after[i], 4) == 0);
-        else REQUIRE(std::fabs(after[i] - want[i]) <= 2e-6 * unsegmented[i]);
+        else REQUIRE(std::fabs(after[i] - want[i]) <= kStatePassingTolerance * unsegmented[i]);
       }
   }
 }
@@ -236,11 +195,11 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = make_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
+  auto p = harness::make_state_passing_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
   p.starts[20] = p.starts[36] = 1;
   p.local[22 * 32 + 5] = INFINITY;  // chunk 22, lane 5: sequence 20..35
   std::vector<double> want, bound;
-  reference(p, want, bound);
+  state_passing_reference(p, want, bound);
   for (method m : kFloatMethods) {
     INFO("method " << int(m));
     const auto got = run_f32(p, m, false);
@@ -250,7 +209,7 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
       if (j >= 22 && j < 36) {
         REQUIRE(!std::isfinite(g));
       } else if (m == method::cuda_core || (m == method::tensor_core && (j < 16 || j >= 32)) || j < 16) {
-        REQUIRE(std::fabs(g - want[j * 32 + 5]) <= 2e-6 * bound[j * 32 + 5]);
+        REQUIRE(std::fabs(g - want[j * 32 + 5]) <= kStatePassingTolerance * bound[j * 32 + 5]);
       }
     }
   }
@@ -260,9 +219,9 @@ TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1",
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = make_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
+  auto p = harness::make_state_passing_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
   std::vector<double> want, bound, unsegmented;
-  reference(p, want, bound, &unsegmented);
+  state_passing_reference(p, want, bound, &unsegmented);
   std::vector<float> head_major(p.log_decay.size());  // [H][G]
   for (std::int64_t j = 0; j < p.shape.chunks; ++j)
     for (int h = 0; h < p.shape.heads; ++h) head_major[h * p.shape.chunks + j] = float(p.log_decay[j * p.shape.heads + h]);
@@ -276,7 +235,7 @@ TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1",
     INFO("method " << int(m));
     state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), shape, m);
     require_close(download(out.as<float>(), p.local.size()), want,
-                  m == method::tensor_core_speculative ? unsegmented : bound, 2e-6);
+                  m == method::tensor_core_speculative ? unsegmented : bound, kStatePassingTolerance);
   }
 }
 
