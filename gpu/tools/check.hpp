@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "inputs.hpp"
+#include "json.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 
@@ -22,15 +23,33 @@ struct check_result {
   std::string status;  // PASS, FAIL, ERROR (the call threw), SKIPPED (not enough memory, not built)
   verdict v;
   std::string detail;
+  // "exact" (int32, copy), "fp32_bound" (fp32, claims fp32 accuracy) or "documented_inaccuracy"
+  // (fp32 of a kernel with claims_fp32_accuracy = false: V3's segmented kernels).
+  std::string accuracy_claim;
+  // Whether a FAIL or ERROR here counts in check's exit status: false only for a documented
+  // inaccuracy's accuracy failures (an ERROR, a wrong offset or count, or a write outside out counts).
+  bool counts_toward_exit = true;
 };
 
-// Generates one case (values from seed, flags of d), runs each kernel on poisoned outputs and
-// compares with the reference. Copy, reduction and unsegmented scans run only when
-// with_unsegmented. x, flags and out start `offset` items (0..15) past aligned allocations.
-// Throws cuda_error when the CUDA context is lost (a sticky error after a kernel).
+// Runs each kernel on the host inputs x (n values of t) and flags on poisoned outputs and
+// compares with the reference; distribution names the flags in the results. Copy, reduction
+// and unsegmented scans run only when with_unsegmented. x, flags and out start `offset` items
+// (0..15) past aligned allocations. Throws cuda_error when the CUDA context is lost.
+std::vector<check_result> check_data(const std::vector<const kernel_info*>& kernels, dtype t, const void* x,
+                                     const std::uint8_t* flags, std::int64_t n, const std::string& distribution,
+                                     bool with_unsegmented, std::int64_t offset = 0);
+// check_data on one generated case: values from seed (fill_values), flags of d.
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
                                      std::int64_t n, const distribution& d, std::uint64_t seed,
                                      bool with_unsegmented, std::int64_t offset = 0);
+// Whether r counts as a failure in the exit status (ERROR, or FAIL where counts_toward_exit).
+bool counted_failure(const check_result& r);
+// Whether a speculation kernel's (V3's) fp32 result r exceeds what its derivation allows: a
+// single-item error above kRevertCoefficient * (H + |x|), or a segment beyond the bound plus
+// the fp32 rule. Either means the assumptions of docs/gpu_v3_error.md fail on the device.
+bool beyond_derivation(const check_result& r);
+// r's fields, inside an object the caller opened (check's and accuracy's results arrays).
+void write_result_fields(json_writer& j, const check_result& r);
 
 struct check_options {
   bool quick = false;
@@ -41,7 +60,7 @@ struct check_options {
   std::string json_path;
   bool verbose = false;
 };
-// Runs the whole plan, prints the table; returns 0 when nothing failed, 1 otherwise.
+// Runs the whole plan, prints the table; returns 1 when a counted failure occurred, else 0.
 int run_check(const check_options& o, std::ostream& os);
 
 }  // namespace mmv::gpu::harness

@@ -74,7 +74,10 @@ kernel_info fused(std::string name, op kind, ablation::variant v) {
   const double item_bytes = bytes_per_item(kind), segment_bytes = kind == op::segmented_sum ? 12 : 0;
   kernel_info k = make(std::move(name), kind, ours ? "ours" : "ablation", item_bytes, segment_bytes, need, nullptr);
   k.variant = ablation::variant_name(v);
-  if (v == ablation::variant::tensor_core_warp && kind != op::scan) k.speculation_block = 512;
+  if (v == ablation::variant::tensor_core_warp && kind != op::scan) {
+    k.speculation_block = 512;
+    k.claims_fp32_accuracy = false;
+  }
   k.run_timed = [kind, v](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s, long long* cycles) {
     typed(in, o, [&](auto x, auto out) {
       if (kind == op::scan) ablation::matmul_scan(v, x, out, in.n, temp, bytes, s, cycles);

@@ -208,10 +208,14 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
   const std::size_t out_begin = kGuard + 4 * std::size_t(oo), out_end = out_begin + 4 * std::size_t(written);
   if (guard_error.empty() && (!all_poison(hout, out_begin) || !all_poison(hout + out_end, b.out_bytes - out_end)))
     guard_error = sum ? "wrote sums past num_segments or before sums" : "wrote outside out[0, n)";
-  if (v.pass && guard_error.empty()) return "";
-
-  std::int64_t still_poison = 0;
+  std::int64_t still_poison = 0;  // the inputs are finite: an fp32 result never is the poison NaN
   for (std::int64_t i = 0; i < written; ++i) still_poison += all_poison(hout + out_begin + 4 * i, 4);
+  // V3's fp32 misses the fp32 rule at single-item results by design (reference.hpp): accepted
+  // when every other result passes and those stay within the derived bound.
+  const bool documented = !k.claims_fp32_accuracy && t == dtype::f32 && !v.layout_error && still_poison == 0 &&
+                          v.bad == v.single_bad && v.single_over_derived <= 1.0;
+  if ((v.pass || documented) && guard_error.empty() && (t == dtype::i32 || still_poison == 0)) return "";
+
   std::ostringstream os;
   os << "n " << n << ' ' << dtype_name(t) << ' ' << d.name() << " segments " << segs << " offsets x/flags/out/offsets "
      << ox << '/' << of << '/' << oo << '/' << ok << ": " << (guard_error.empty() ? v.detail : guard_error)

@@ -4,9 +4,10 @@
 // tensor-core variants: float items lose what lies below 2^-133 (the bf16 split; subnormals may
 // be lost), and a block whose tensor-core results are non-finite is rescanned on the CUDA
 // cores, so inf and NaN inputs still give a sequential fp32 sum's class. V3's fp32 REVERT
-// subtracts speculative sums, so its error scales with the sum of |x| from the start of the
-// 512-item warp block holding the segment's start, not with the segment's own items (the
-// paper's algorithm in fp32; check allows 2^-19 times that sum, reference.hpp).
+// subtracts speculative sums, so its error scales with the sum of |x| over the 512-item warp
+// block holding the segment's start, before the start, not with the segment's own items: up to
+// 0x1.1p-16 of that sum, derived in docs/gpu_v3_error.md, even at a start, where the answer is x
+// (the paper's algorithm in fp32; V3 makes no fp32 accuracy claim there).
 #pragma once
 #include "mmvram/gpu/api.hpp"
 

@@ -5,9 +5,9 @@
 // through shared memory: each start parks the speculative scan just before it at its rank, and
 // each item subtracts what its last start parked. int32: exact modulo 2^32. fp32: the
 // subtraction cancels, so an item's error is the speculative scan's, which scales with the sum
-// of |x| over the warp block of its segment's start (carried on to the segment's later blocks),
-// not over its segment (the documented difference of V3; the MMA's fp32 accumulation truncates
-// its addends to the largest one's precision).
+// of |x| over the warp block of its segment's start before the start (carried on to the
+// segment's later blocks), not over its segment: the documented inaccuracy of V3, bounded in
+// docs/gpu_v3_error.md (the MMA's fp32 accumulation truncates its addends).
 #pragma once
 #include <cstdint>
 #include <type_traits>

@@ -1,0 +1,127 @@
+#include "accuracy.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "check.hpp"
+#include "cuda_util.hpp"
+#include "json.hpp"
+
+namespace mmv::gpu::harness {
+namespace {
+
+// One family of values: |x| = 10^(decades * u) (u uniform in [0, 1)), or, when huge_every > 0,
+// |x| uniform in [0.5, 1) with one item in huge_every (on average) of 1e30 (1 + u); signs random.
+struct value_family {
+  std::string name;
+  int decades = 0, huge_every = 0;
+};
+
+std::vector<value_family> families() {
+  std::vector<value_family> f;
+  for (int k : {0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30})
+    f.push_back({"spread:1e" + std::to_string(k), k, 0});
+  for (int every : {64, 512}) f.push_back({"huge_1e30:1/" + std::to_string(every), 0, every});
+  return f;
+}
+
+// Fills x (n values) of family f, reproducibly from seed.
+void fill_family(const value_family& f, float* x, std::int64_t n, std::uint64_t seed) {
+  const std::uint64_t key = mix64(seed ^ 0x6163637572ull);
+  parallel_for(n, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      const std::uint64_t h = mix64(key + static_cast<std::uint64_t>(i));
+      const double u = static_cast<double>(h >> 11) * 0x1p-53;
+      const double sign = (h & 1) ? -1.0 : 1.0;
+      double v = std::pow(10.0, f.decades * u);
+      if (f.huge_every > 0)
+        v = (mix64(h) % static_cast<std::uint64_t>(f.huge_every)) == 0 ? 1e30 * (1.0 + u) : 0.5 + 0.5 * u;
+      x[i] = static_cast<float>(sign * v);
+    }
+  });
+}
+
+void print_row(std::ostream& os, const value_family& f, const check_result& r) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%-28s %-18s %-15s %8.2e %5.1f %8.2e %5.1f %9lld/%-9lld %8.3f  %s%s\n",
+                r.kernel.c_str(), f.name.c_str(), r.distribution.c_str(), r.v.max_scaled_error,
+                bits_lost(r.v.max_scaled_error), r.v.max_single_error, bits_lost(r.v.max_single_error),
+                static_cast<long long>(r.v.single_bad), static_cast<long long>(r.v.single_results),
+                r.v.single_over_derived, r.status.c_str(), r.status == "FAIL" && !r.counts_toward_exit ? " (not counted)" : "");
+  os << buf;
+}
+
+}  // namespace
+
+int run_accuracy(const accuracy_options& o, std::ostream& os) {
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
+  std::string err;
+  const auto kernels = select_kernels(o.kernels, err);
+  if (kernels.empty()) throw std::invalid_argument(err);
+  os << "mmvram-gpu accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
+  os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
+        "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"
+        "/derived: V3's single-item error over its derived bound 0x1.1p-16 (H + |x|) (above 1: the derivation fails)\n";
+  char head[320];
+  std::snprintf(head, sizeof head, "%-28s %-18s %-15s %8s %5s %8s %5s %19s %8s  %s\n", "kernel", "values", "starts",
+                "scaled", "bits", "1-item", "bits", "1-item bad/all", "/derived", "result");
+  os << head;
+  struct row {
+    value_family f;
+    check_result r;
+  };
+  std::vector<row> rows;
+  host_buffer x(static_cast<std::size_t>(o.n) * 4), flags(static_cast<std::size_t>(o.n));
+  int counted = 0, beyond = 0;
+  std::uint64_t c = 0;
+  for (const value_family& f : families())
+    for (const char* dist : {"geometric:32", "geometric:1024"}) {
+      const auto d = *distribution::parse(dist);
+      fill_family(f, x.as<float>(), o.n, mix64(o.seed + ++c));
+      fill_flags(d, flags.as<std::uint8_t>(), o.n, mix64(o.seed + c));
+      for (const check_result& r : check_data(kernels, dtype::f32, x.get(), flags.as<std::uint8_t>(), o.n, dist, false)) {
+        print_row(os, f, r);
+        counted += counted_failure(r);
+        beyond += beyond_derivation(r);
+        rows.push_back({f, r});
+      }
+      os.flush();
+    }
+  if (beyond > 0)
+    os << beyond << " V3 results exceed V3's DERIVED bound: the assumptions of docs/gpu_v3_error.md fail here\n";
+  if (!o.out_path.empty()) {
+    std::ofstream out(o.out_path);
+    if (!out) throw std::runtime_error("cannot write " + o.out_path);
+    json_writer j(out);
+    j.begin_object().field("schema", "mmvram-gpu-accuracy/1");
+    j.begin_object("gpu")
+        .field("name", dev.name)
+        .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
+        .end_object();
+    j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
+    j.field("seed", o.seed).field("n", o.n).field("revert_coefficient", kRevertCoefficient);
+    j.field("scaled_error", "|out - ref| / sum |x| over the result's segment up to it (float64 reference)");
+    j.field("bits_lost_histogram", "results by log2(|out - ref| / (2^-24 * that sum)): bin 0 below 1, bin b in "
+                                   "[2^(b-1), 2^b), last bin all above");
+    j.begin_array("results");
+    for (const auto& [f, r] : rows) {
+      j.begin_object().field("values", f.name);
+      if (f.huge_every > 0) j.null_field("spread_decades").field("huge_every", f.huge_every);
+      else j.field("spread_decades", f.decades).null_field("huge_every");
+      write_result_fields(j, r);
+      j.begin_array("bits_lost_histogram");
+      for (std::int64_t b : r.v.bits_lost) j.field("", b);
+      j.end_array().end_object();
+    }
+    j.end_array().end_object();
+    os << "wrote " << o.out_path << '\n';
+  }
+  return counted == 0 ? 0 : 1;
+}
+
+}  // namespace mmv::gpu::harness
