@@ -15,12 +15,12 @@
 //                 block ends recurse as a state passing of nb chunks: H_β = state after block β
 //                                                                    3 VCU, 1 MMU + 2 indices
 //   5. correct    h = local + exp(cum) (replicated over the K lanes) · H_{β−1}   6 VCU + 2 indices
-// The last level (nb = 1) stops after phase 3. An index is a sum of iota terms (digit_index).
+// The last level (nb = 1) stops after phase 3. An index is a sum of iota terms and one bounded
+// term for its innermost digit (digit_index), so its words need only the bits of its values.
 #include "mmvram/algorithms/state_passing.hpp"
 
 #include "decay_blocks.hpp"
 
-#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -36,45 +36,55 @@ struct digit {
   std::int64_t radix, weight;
 };
 
-// The terms whose sum is start + Σ weight_k·digit_k(i), the last digit unbounded: with b_k the
-// product of the radices inside digit k, digit_k = ⌊i/b_k⌋ − radix_k·⌊i/b_{k+1}⌋, so the sum is
-// Σ step_k·⌊i/b_k⌋ (iota terms; equal blocks merged, zero steps dropped), where a leading
-// i − b·⌊i/b⌋ becomes one lane-index term i mod b; `start` rides on the first iota term.
+// One term of an index: start + step·⌊i/block⌋ (iota), i mod block (lane-index), or
+// step·(i mod block) (a table of the multiples of step, gathered by lane-index).
 struct index_term {
+  enum class kind { iota, modulo, table };
+  kind k;
   word start, step;
   std::int64_t block;
-  bool modulo;  // i mod block (lane-index) instead of start + step·⌊i/block⌋ (iota)
 };
 
+// The terms whose sum is start + Σ weight_k·digit_k(i), the last digit unbounded. The
+// innermost digit (r, w) of a pattern of two or more digits becomes one bounded term w·(i mod r)
+// (none when w = 0 or r = 1); with b_k the product of the radices inside digit k ≥ 1,
+// digit_k = ⌊i/b_k⌋ − radix_k·⌊i/b_{k+1}⌋, so the rest is Σ step_k·⌊i/b_k⌋ (iota terms; equal
+// blocks merged, zero steps dropped; `start` rides on the first). The iota terms come first,
+// the bounded term last, so no term carries w·i (which outgrows the index when w > 1).
 std::vector<index_term> index_terms(word start, std::initializer_list<digit> digits) {
-  std::vector<index_term> terms, kept;
+  using kind = index_term::kind;
+  std::vector<index_term> terms;
   std::int64_t block = 1;
-  word wrap = 0;  // what the previous digit's wrap-around subtracts at this block
-  for (const digit& d : digits) {
-    if (!terms.empty() && terms.back().block == block) terms.back().step += d.weight - wrap;
-    else terms.push_back({0, d.weight - wrap, block, false});
-    wrap = d.weight * d.radix;
-    block *= d.radix;
+  word wrap = 0;  // what the previous outer digit's wrap-around subtracts at this block
+  auto d = digits.begin();
+  const bool bounded = digits.size() >= 2 && d->weight != 0 && d->radix > 1;
+  const index_term inner{d->weight == 1 ? kind::modulo : kind::table, 0, d->weight, d->radix};
+  if (digits.size() >= 2) block = d++->radix;
+  for (; d != digits.end(); ++d) {
+    if (!terms.empty() && terms.back().block == block) terms.back().step += d->weight - wrap;
+    else terms.push_back({kind::iota, 0, d->weight - wrap, block});
+    wrap = d->weight * d->radix;
+    block *= d->radix;
   }
-  if (terms.size() >= 2 && terms[0].step == 1 && terms[1].step == -terms[1].block) {
-    terms[0] = {0, 0, terms[1].block, true};
-    terms.erase(terms.begin() + 1);
-  }
-  for (const index_term& t : terms)
-    if (t.modulo || t.step != 0) kept.push_back(t);
-  auto first_iota = std::find_if(kept.begin(), kept.end(), [](const index_term& t) { return !t.modulo; });
-  if (first_iota != kept.end()) first_iota->start = start;
-  else if (start != 0 || kept.empty()) kept.push_back({start, 0, 1, false});
-  return kept;
+  std::erase_if(terms, [](const index_term& t) { return t.step == 0; });
+  if (!terms.empty()) terms.front().start = start;
+  else if (start != 0 || !bounded) terms.push_back({kind::iota, start, 0, 1});
+  if (bounded) terms.push_back(inner);
+  return terms;
 }
 
-// out[i] = start + Σ weight_k·digit_k(i) for i < count: one iota or lane-index per term, added
-// in a chain.
+// out[i] = start + Σ weight_k·digit_k(i) for i < count: the terms of index_terms added in a
+// chain. Every word formed stays within ± the largest index of the pattern (state_level
+// argues it for its patterns), so an index needs no more bits than its values.
 word_vec digit_index(machine& m, std::int64_t count, word start, std::initializer_list<digit> digits) {
-  const auto terms = index_terms(start, digits);
+  using kind = index_term::kind;
   const auto term = [&](const index_term& t) {
-    return t.modulo ? m.lane_index(count, t.block) : m.iota(count, t.start, t.step, t.block);
+    if (t.k == kind::iota) return m.iota(count, t.start, t.step, t.block);
+    if (t.k == kind::modulo) return m.lane_index(count, t.block);
+    const word_vec multiples = m.iota(t.block, 0, t.step, 1);
+    return m.gather(multiples, m.lane_index(count, t.block));
   };
+  const auto terms = index_terms(start, digits);
   word_vec out = term(terms[0]);
   for (std::size_t k = 1; k < terms.size(); ++k) out = m.add(out, term(terms[k]));
   return out;
@@ -82,6 +92,13 @@ word_vec digit_index(machine& m, std::int64_t count, word start, std::initialize
 
 // One level on G = l.size()/D chunks: l chunk-major [G][D] log-decays, u [G][D][K]. Returns h
 // padded to ⌈G/s⌉·s chunks.
+// Index widths: every term and partial sum of an index chain lies within ± its largest index.
+// row ⌊i/s⌋ and decay_in ⌊i/K⌋ are one term; from_decay s·⌊i/(sK)⌋ + i mod s, the block ends
+// (s−1)X + sX·⌊i/X⌋ + i mod X and carry_in L·⌊i/(sL)⌋ + i mod L are the index less its innermost
+// digit, then the index. col = ⌊i/s⌋ − D·⌊i/(sD)⌋ + sD·⌊i/(s²D)⌋ + D·(i mod s): its partial sums
+// are ⌊i/s⌋ = (βs+t)D + d < gp·D (the range of col), d and d + βsD; −D·⌊i/(sD)⌋ = −(βs+t)D and
+// the table's D(s−1) are below gp·D too. from_u likewise with L for D. So B needs only
+// gp·max(D·s, L) <= 2^(B−1) (from_decay's and from_u's ranges).
 real_vec state_level(machine& m, const decay_constants& w, const real_vec& l, const real_vec& u, std::int64_t D,
                      std::int64_t K) {
   const std::int64_t s = m.s(), L = D * K, nb = ceil_div(l.size() / D, s), gp = nb * s;
@@ -125,9 +142,14 @@ real_vec state_level(machine& m, const decay_constants& w, const real_vec& l, co
 
 // digit_index's cost; returns the depth of its result.
 std::int64_t index_cost(detail::cost_tally& t, std::int64_t count, word start, std::initializer_list<digit> digits) {
-  std::int64_t depth = 0;
-  for (std::size_t k = 0; k < index_terms(start, digits).size(); ++k)
-    depth = k == 0 ? t.vcu(count, {0}) : t.vcu(count, {depth, t.vcu(count, {0})});
+  const auto term = [&](const index_term& x) {
+    if (x.k != index_term::kind::table) return t.vcu(count, {0});
+    const std::int64_t multiples = t.vcu(x.block, {0});
+    return t.vcu(count, {multiples, t.vcu(count, {0})});
+  };
+  const auto terms = index_terms(start, digits);
+  std::int64_t depth = term(terms[0]);
+  for (std::size_t k = 1; k < terms.size(); ++k) depth = t.vcu(count, {depth, term(terms[k])});
   return depth;
 }
 
@@ -196,9 +218,9 @@ cost_prediction state_passing_predicted_cost(std::int64_t G, std::int64_t H, std
   t.p.formula =
       "D decay rows of K lanes each (per row D = HN, K = V; per head D = H, K = NV), W = DK lanes; "
       "L = max(1, ceil(log_s G)) levels, G_0 = G, G_{i+1} = ceil(G_i/s), g_i = G_{i+1} s; for D, K >= 2: "
-      "mmu = 3L - 1, vcu = 48L - 15 + [s does not divide G], depth = 10L + 4 + [s does not divide G] "
+      "mmu = 3L - 1, vcu = 52L - 15 + [s does not divide G], depth = 10L + 4 + [s does not divide G] "
       "(fewer index terms when D or K is 1); multiply_adds = sum (2 g_i D + g_i W) s^2 - g_{L-1} D s^2; "
-      "vcu_work = 4GD + sum (13 g_i s (D + W) + g_i D + 2 g_i W + 1) + sum_{i<L-1} (2 g_i D + 8 g_i W + "
+      "vcu_work = 4GD + sum (14 g_i s (D + W) + g_i D + 2 g_i W + 2s + 1) + sum_{i<L-1} (2 g_i D + 8 g_i W + "
       "4 G_{i+1} (D + W) + g_{i+1} W) + [s does not divide G] G W";
   return t.p;
 }

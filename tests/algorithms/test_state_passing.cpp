@@ -1,7 +1,8 @@
 // The multi-lane decayed segmented scan (state passing): against the float64 loop
 // reference::decayed_scan run lane by lane on fresh random inputs (float64 and float32, both
-// decay kinds), edge cases, per-head = per-row when a head's rows share their decay, no leakage
-// across sequences, exact ledger counts, and steps growing like log_s G.
+// decay kinds), edge cases, index words as wide as the indices, per-head = per-row when a head's
+// rows share their decay, no leakage across sequences, exact ledger counts, and steps growing
+// like log_s G.
 #include "catch.hpp"
 #include "test_seed.hpp"
 
@@ -41,10 +42,11 @@ inputs draw(std::mt19937_64& g, std::int64_t G, const mmv::state_shape& sh, doub
   return in;
 }
 
-mmv::machine make(int s, mmv::number_format format) {
+mmv::machine make(int s, mmv::number_format format, int bits = 32) {
   mmv::machine_config c;
   c.s = s;
   c.format = format;
+  c.word_bits = bits;
   c.record_dag = false;
   return mmv::machine(c);
 }
@@ -74,9 +76,9 @@ struct outcome {
   }
 };
 
-// Runs the scan; ref and scale come from the inputs as the machine holds them.
-outcome run(int s, mmv::number_format format, const inputs& in) {
-  auto m = make(s, format);
+// Runs the scan at word width `bits`; ref and scale come from the inputs as the machine holds them.
+outcome run(int s, mmv::number_format format, const inputs& in, int bits = 32) {
+  auto m = make(s, format, bits);
   const auto u = m.load(in.u), l = m.load(in.l);
   outcome o;
   o.h = m.read(mmv::state_passing_scan(m, u, l, m.load(in.f), in.shape));
@@ -136,6 +138,33 @@ TEST_CASE("state passing: edge cases", "[state-passing]") {
     CHECK(run(s, mmv::number_format::float64, in).worst() <= 1e-12);
     std::fill(in.l.begin(), in.l.end(), 0.0);
     CHECK(run(s, mmv::number_format::float64, in).worst() <= 1e-12);
+  }
+}
+
+TEST_CASE("state passing: index words need only the bits of the indices", "[state-passing][width]") {
+  const auto seed = fresh_seed();
+  std::mt19937_64 g(seed);
+  CAPTURE(seed);
+  {  // `mmvram run state-passing --mode float32 --n 4099 --s 128` at B = 32: 34.6 M lane cells
+    const auto in = draw(g, 4099, mmv::state_shape{}, 0.05);
+    CHECK(run(128, mmv::number_format::float32, in).worst() <= 2e-5);
+  }
+  // Many lanes on few cells, where an index once carried (lanes)·i > 2^31 (from_u, and col when
+  // D is large): each runs at the smallest B with gp·max(D·s, W) <= 2^(B−1) and fails one below.
+  struct edge {
+    mmv::state_shape shape;
+    std::int64_t G;
+    int s;
+  };
+  for (const edge& e : {edge{{2, 4, 1024, false}, 9, 8}, edge{{2, 4096, 1, false}, 9, 8}, edge{{2, 64, 64, true}, 9, 8},
+                        edge{{1, 1, 65536, false}, 3, 2}}) {
+    const std::int64_t D = e.shape.decay_rows(), W = e.shape.lanes(), gp = mmv::ceil_div(e.G, e.s) * e.s;
+    int bits = 2;
+    while ((std::int64_t{1} << (bits - 1)) < gp * std::max(D * e.s, W)) ++bits;
+    CAPTURE(e.shape.heads, e.shape.rows, e.shape.cols, e.shape.per_head, e.G, e.s, bits);
+    const auto in = draw(g, e.G, e.shape, 0.2);
+    CHECK(run(e.s, mmv::number_format::float32, in, bits).worst() <= 2e-5);
+    CHECK_THROWS_AS(run(e.s, mmv::number_format::float32, in, bits - 1), mmv::width_error);
   }
 }
 
@@ -204,13 +233,13 @@ TEST_CASE("state passing: the closed forms of docs/algorithms/state_passing.md",
           const std::int64_t next = mmv::ceil_div(n, s), g = next * s, last = next == 1 ? 1 : 0;
           ++levels;
           macs += (g * D + g * W + (1 - last) * g * D) * s * s;
-          work += 13 * g * D * s + 13 * g * W * s + g * D + 2 * g * W + 1;
+          work += 14 * g * D * s + 14 * g * W * s + g * D + 2 * g * W + 2 * s + 1;
           if (last) break;
           work += 2 * g * D + 8 * g * W + 4 * next * (D + W) + mmv::ceil_div(next, s) * s * W;
         }
         const auto p = mmv::state_passing_predicted_cost(G, sh.heads, sh.rows, sh.cols, sh.per_head, s);
         CHECK(p.mmu_steps == 3 * levels - 1);
-        CHECK(p.vcu_steps == 48 * levels - 15 + odd);
+        CHECK(p.vcu_steps == 52 * levels - 15 + odd);
         CHECK(p.depth == 10 * levels + 4 + odd);
         CHECK(p.multiply_adds == macs);
         CHECK(p.vcu_work == work);
