@@ -1,7 +1,9 @@
 // Host API of mmvram's CUDA kernels (gpu/). All pointers are device pointers; sizes are 64-bit.
 // Temporary storage follows CUB's convention: call with temp == nullptr to get temp_bytes, then
 // call again with a buffer of that size. Every call is asynchronous on `stream` and throws
-// mmv::gpu::cuda_error when a CUDA call or a launch fails. Flags are uint8 0/1; position 0
+// mmv::gpu::cuda_error when a CUDA call or a launch fails. Calls that may run at the same time
+// need their own temporary storage (it holds the tile chain and the tile counter), and the
+// outputs are complete only once `stream` has finished the call (docs/gpu_testing.md). Flags are uint8 0/1; position 0
 // always starts a segment whatever flags[0] holds.
 #pragma once
 #include <cuda_runtime_api.h>
