@@ -117,6 +117,12 @@ run_report run_once(const run_options& o) {
   config.record_trace = o.trace;
   config.backend = o.backend;
   if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
+  const std::optional<cost_prediction> predicted = entry.predicted(input, config);
+  // Float modes without --bits: a B that holds the run's indices (e.g. state passing over
+  // 65536 heads at n = 1 forms indices beyond 2^31).
+  if (o.widen_index_bits && predicted)
+    while (config.word_bits < 64 && predicted->largest_index > (std::int64_t{1} << (config.word_bits - 1)) - 1)
+      ++config.word_bits;
   machine m(config);
 
   run_report r;
@@ -127,11 +133,11 @@ run_report run_once(const run_options& o) {
   r.input_source = o.input.from_files() ? "files" : o.input.bigbird.empty() ? "random" : "bigbird";
   r.n = input.n;
   r.s = o.s;
-  r.bits = o.bits;
+  r.bits = config.word_bits;
   r.seed = o.input.seed;
   r.segments = segment_count(entry.shape, input);
   r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
-  r.predicted = entry.predicted(input, config);
+  r.predicted = predicted;
   // Before the run allocates: its longest vector (s-fold cells, bit lanes) against the memory,
   // its simulated operations (s^3 products of padded blocks) against the work limit.
   if (r.predicted)

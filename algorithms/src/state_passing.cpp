@@ -21,6 +21,7 @@
 #include "decay_blocks.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -124,10 +125,20 @@ real_vec state_level(machine& m, const decay_constants& w, const real_vec& l, co
 }
 
 // digit_index's cost; returns the depth of its result.
+// Also bounds the index's values: every term's largest |value| (start + step·⌊(count−1)/block⌋,
+// or block − 1), summed over the chain, into t.p.largest_index.
 std::int64_t index_cost(detail::cost_tally& t, std::int64_t count, word start, std::initializer_list<digit> digits) {
   std::int64_t depth = 0;
-  for (std::size_t k = 0; k < index_terms(start, digits).size(); ++k)
+  const auto terms = index_terms(start, digits);
+  __int128 bound = 0;
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const index_term& term = terms[k];
+    const __int128 step = term.step < 0 ? -__int128{term.step} : __int128{term.step};
+    const __int128 first = term.start < 0 ? -__int128{term.start} : __int128{term.start};
+    bound += term.modulo ? term.block - 1 : first + step * ((count > 0 ? count - 1 : 0) / term.block);
     depth = k == 0 ? t.vcu(count, {0}) : t.vcu(count, {depth, t.vcu(count, {0})});
+  }
+  t.p.largest_index = std::max(t.p.largest_index, static_cast<std::int64_t>(std::min<__int128>(bound, INT64_MAX)));
   return depth;
 }
 

@@ -267,3 +267,16 @@ TEST_CASE("every op of a --trace is an instruction of mmvram instructions") {
   }
   CHECK(trace.out.find("\"op\": \"load\", \"name\": \"f\"") != std::string::npos);
 }
+
+TEST_CASE("float runs without --bits widen B to hold the predicted indices") {
+  const auto wide = run_capped({"run", "state-passing", "--mode", "float32", "--heads", "65536", "--rows", "1", "--cols", "1",
+                                "--n", "1"});
+  INFO(wide.err);
+  CHECK(wide.code == 0);
+  CHECK(wide.out.find("B = 42 bits, float32") != std::string::npos);
+  const auto plain = run_capped({"run", "state-passing", "--mode", "float32", "--n", "16"});
+  CHECK(plain.out.find("B = 32 bits, float32") != std::string::npos);
+  require_error({"run", "state-passing", "--mode", "float32", "--heads", "65536", "--rows", "1", "--cols", "1", "--n", "1",
+                 "--bits", "32"},
+                "word-width overflow");
+}
