@@ -3,25 +3,12 @@ checks (chunk_offsets refuses chunk < 1 and negative lengths; lognormal_lengths 
 length below 1 and refuses parameters that would) and state_passing_per_sequence refusing inputs
 that require grad (it has no backward pass). Exits 77 (skipped) without PyTorch.
 usage: python3 tests/python/test_packing.py"""
-import pathlib
 import sys
 
-try:
-    import torch
-except ImportError:
-    print("no PyTorch: skipped")
-    sys.exit(77)
+from checks import FAILURES, check, require_torch
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
+torch = require_torch()
 from mmvram_torch import packing  # noqa: E402
-
-FAILURES = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        FAILURES.append(what)
 
 
 def raises(error, call):
