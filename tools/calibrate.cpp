@@ -2,6 +2,7 @@
 // s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth
 // (+ work / rate where the class has work beyond its bytes). Never fitted on whole algorithms.
 #include "commands.hpp"
+#include "output.hpp"
 
 #include "mmvram/model/machine.hpp"
 #include "mmvram/model/time_model.hpp"
@@ -61,10 +62,10 @@ void print_classes(const device_profile& p, const std::string& out) {
   std::printf("%-14s %12s %14s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "rate_Gop/s",
               "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
-    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", cls.c_str(), m.latency_ns / 1e3,
+    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", escaped(cls).c_str(), m.latency_ns / 1e3,
                 m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
                 m.residual_median, m.residual_max, m.points, m.host_ns / 1e3);
-  std::printf("profile written to %s\n", out.c_str());
+  std::printf("profile written to %s\n", escaped(out).c_str());
 }
 }  // namespace
 

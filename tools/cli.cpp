@@ -4,6 +4,7 @@
 #include "cli.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -84,6 +85,18 @@ double density_of_mean_length(const std::string& text) {
 std::int64_t lane_count(const std::string& text, const std::string& what, input_options& in) {
   in.random_options.push_back(what);
   return parse_int_in(text, what, 1, std::int64_t{1} << 16);
+}
+
+// --sm-clock, --memory-clock: MHz, at least 0 (0: not recorded).
+double parse_clock(const std::string& text, const std::string& what) {
+  const double mhz = parse_real(text, what);
+  if (!(mhz >= 0)) throw usage_error(what + " must be at least 0 MHz (got " + text + ")");
+  return mhz;
+}
+
+// --repeat sets the timed runs of a timing backend; the simulate backend times nothing.
+void require_timing_backend(const std::string& backend) {
+  if (backend == "simulate") throw usage_error("--repeat sets the timed runs on a device: it needs --backend cuda");
 }
 
 std::string parse_backend(const std::string& text) {
@@ -170,13 +183,10 @@ double parse_real(const std::string& text, const std::string& what) {
   if (parts.size() > 2) throw usage_error(what + ": expected a number like 0.01 or 1/32 (got '" + text + "')");
   double v = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    std::size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(parts[i], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
+    // strtod, not stod: stod throws on an underflow, so 1e-310 (a subnormal) would be "not a number".
+    char* end = nullptr;
+    const double x = std::strtod(parts[i].c_str(), &end);
+    const auto used = static_cast<std::size_t>(end - parts[i].c_str());
     if (used == 0 || used != parts[i].size() || !std::isfinite(x))
       throw usage_error(what + ": expected a number like 0.01 or 1/32 (got '" + text + "')");
     v = i == 0 ? x : v / x;
@@ -187,7 +197,7 @@ double parse_real(const std::string& text, const std::string& what) {
 
 run_options parse_run(const std::vector<std::string>& args) {
   run_options o;
-  bool bits_given = false, density_given = false;
+  bool bits_given = false, density_given = false, repeat_given = false;
   auto& in = o.input;
   const std::map<std::string, handler> options{
       {"--n", [&](const std::string& v) {
@@ -238,7 +248,7 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
-      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
+      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000), repeat_given = true; }},
       {"--profile", [&](const std::string& v) { o.profile = v; }},
       {"--output", [&](const std::string& v) { o.output_file = v; }},
   };
@@ -254,6 +264,7 @@ run_options parse_run(const std::vector<std::string>& args) {
   });
   if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
   if (!bits_given && o.mode == number_format::float64) o.bits = 64;
+  o.widen_index_bits = !bits_given && o.mode != number_format::integer;
   if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
   if (o.strict_pricing && o.format == report_format::csv)
     throw usage_error("--strict-pricing needs --format table or json");
@@ -263,12 +274,13 @@ run_options parse_run(const std::vector<std::string>& args) {
                                       {&in.values2_file, "--values2"}})
     if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");
   if (!in.vector_file.empty() && in.matrix_file.empty()) throw usage_error("--vector needs --matrix");
+  if (repeat_given) require_timing_backend(o.backend);
   return o;
 }
 
 sweep_options parse_sweep(const std::vector<std::string>& args) {
   sweep_options o;
-  bool bits_given = false;
+  bool bits_given = false, repeat_given = false;
   const std::map<std::string, handler> options{
       {"--n", [&](const std::string& v) { o.ns = parse_count_list(v, "--n"); }},
       {"--s", [&](const std::string& v) {
@@ -292,7 +304,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
-      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
+      {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000), repeat_given = true; }},
       {"--profile", [&](const std::string& v) { o.profile = v; }},
   };
   const std::map<std::string, std::function<void()>> switches{{"--quiet", [&] { o.quiet = true; }},
@@ -306,6 +318,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   if (o.ss.empty()) o.ss = {16};
   if (o.bits.empty()) o.bits = {o.mode == number_format::float64 && !bits_given ? 64 : 32};
   if (o.densities.empty()) o.densities = {0.05};
+  if (repeat_given) require_timing_backend(o.backend);
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (o.backend == "cuda") o.jobs = 1;  // one GPU: points run one at a time, so their timings are not shared
   return o;
@@ -334,8 +347,8 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
       {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000); }},
       {"--seed", [&](const std::string& v) { o.seed = static_cast<std::uint64_t>(parse_count(v, "--seed")); }},
       {"--device", [&](const std::string& v) { o.device_name = v; }},
-      {"--sm-clock", [&](const std::string& v) { o.sm_clock_mhz = parse_real(v, "--sm-clock"); }},
-      {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_real(v, "--memory-clock"); }},
+      {"--sm-clock", [&](const std::string& v) { o.sm_clock_mhz = parse_clock(v, "--sm-clock"); }},
+      {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_clock(v, "--memory-clock"); }},
       {"--refit", [&](const std::string& v) { o.refit = v; }},
   };
   walk("calibrate", args, options, {{"--quiet", [&] { o.quiet = true; }}, {"--back-to-back", [&] { o.interleaved = false; }}},

@@ -6,14 +6,13 @@
 #include "memory.hpp"
 
 #include "mmvram/harness/sparse_inputs.hpp"
+#include "mmvram/model/files.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
-
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace mmv::tool {
@@ -25,13 +24,15 @@ std::string extension_of(const std::string& path) {
   return dot == std::string::npos ? std::string() : path.substr(dot + 1);
 }
 
-std::ifstream open(const std::string& path, const std::string& what, bool binary) {
-  std::ifstream in(path, binary ? std::ios::binary : std::ios::in);
-  if (!in) throw usage_error("cannot open " + what + " file '" + path + "'");
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw usage_error(what + " file '" + path + "' is not a regular file (devices and pipes are not read)");
-  return in;
+// The bytes of the input file `path` (`what`: "values", "matrix", ...): a regular file, opened
+// without blocking (a FIFO or a device is refused before anything is read), of at most the
+// memory this process may use.
+std::string contents(const std::string& path, const std::string& what) {
+  try {
+    return read_regular_file(path, what + " file", static_cast<std::uint64_t>(available_memory()));
+  } catch (const model_error& e) {
+    throw usage_error(e.what());
+  }
 }
 
 // An integer token beyond 2^53 (which a double would round), or nothing.
@@ -70,10 +71,7 @@ bool read_binary(const std::string& path, const std::string& what, std::vector<T
     if (ext == "f32" || ext == "f64")
       throw usage_error(what + " file '" + path + "' holds floats but this run needs integers");
   }
-  auto in = open(path, what, true);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+  const std::string bytes = contents(path, what);
   if (ext == "u8") out = decode<std::uint8_t, T>(bytes, path, what);
   if (ext == "i32") out = decode<std::int32_t, T>(bytes, path, what);
   if (ext == "i64") out = decode<std::int64_t, T>(bytes, path, what);
@@ -84,7 +82,7 @@ bool read_binary(const std::string& path, const std::string& what, std::vector<T
 
 template <class T>
 std::vector<T> read_text(const std::string& path, const std::string& what) {
-  auto in = open(path, what, false);
+  std::istringstream in(contents(path, what));
   std::vector<T> out;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
@@ -101,8 +99,10 @@ std::vector<T> read_text(const std::string& path, const std::string& what) {
       try {
         if constexpr (std::is_same_v<T, word>) {
           out.push_back(std::stoll(token, &used));
-        } else {
-          out.push_back(std::stod(token, &used));
+        } else {  // strtod, not stod: an underflow (1e-310) is a subnormal or 0, not "out of range"
+          char* end = nullptr;
+          out.push_back(std::strtod(token.c_str(), &end));
+          used = static_cast<std::size_t>(end - token.c_str());
         }
       } catch (const std::out_of_range&) {
         throw bad("is out of range");
@@ -131,8 +131,8 @@ std::vector<T> read_vector(const std::string& path, const std::string& what) {
 // every entry, and a run a dense vector of cols words): sides above 2^28, more entries than
 // the file's bytes hold (each takes at least 4: "1 1\n"), a run beyond the machine's memory,
 // and integer entries the parser's doubles would round. A malformed file is left to the
-// parser. Rewinds `in`.
-void check_matrix_file(std::ifstream& in, const std::string& path, int elements_per_entry) {
+// parser. Rewinds `in`, which holds the file's `bytes` bytes.
+void check_matrix_file(std::istream& in, const std::string& path, std::int64_t bytes, int elements_per_entry) {
   constexpr std::int64_t limit = std::int64_t{1} << 28;
   const auto fail = [&](const std::string& why) { return usage_error("matrix file '" + path + "': " + why); };
   std::string banner, line;
@@ -157,7 +157,6 @@ void check_matrix_file(std::ifstream& in, const std::string& path, int elements_
     if (rows > limit || cols > limit)
       throw fail(std::to_string(rows) + " x " + std::to_string(cols) +
                  " is too large (mmvram reads matrices of at most 2^28 rows and 2^28 columns)");
-    const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
     if (declared > bytes / 4)
       throw fail("declares " + std::to_string(declared) + " entries, more than its " + std::to_string(bytes) +
                  " bytes can hold");
@@ -182,8 +181,9 @@ std::vector<real> read_reals(const std::string& path, const std::string& what) {
 }
 
 csr_matrix read_matrix_file(const std::string& path, int elements_per_entry) {
-  auto in = open(path, "matrix", false);
-  check_matrix_file(in, path, elements_per_entry);
+  const std::string text = contents(path, "matrix");
+  std::istringstream in(text);
+  check_matrix_file(in, path, static_cast<std::int64_t>(text.size()), elements_per_entry);
   try {
     return read_matrix_market(in);
   } catch (const model_error& e) {

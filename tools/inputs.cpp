@@ -21,12 +21,16 @@ class draw {
  public:
   explicit draw(std::uint64_t seed) : state_(seed) {}
   // Uniform integer in [lo, hi].
+  // Uniform integer in [lo, hi], in unsigned arithmetic: hi - lo overflows int64 for
+  // [-2^62, 2^62] and wider ranges.
   std::int64_t integer(std::int64_t lo, std::int64_t hi) {
-    const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
-    return lo + static_cast<std::int64_t>(span == 0 ? next() : next() % span);
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + (span == 0 ? next() : next() % span));
   }
   // Uniform real in [0, 1) with 53 random bits.
   double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+  // Moves the stream past `k` draws without making them (SplitMix64's state is a counter).
+  void skip(std::uint64_t k) { state_ += k * 0x9e3779b97f4a7c15ULL; }
 
  private:
   std::uint64_t next() {  // SplitMix64 (Steele, Lea, Flood 2014)
@@ -323,12 +327,20 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   algorithm_input in;
   in.n = n;
   if (sh.matrix) {
-    std::vector<real> values;
-    if (integer)
-      for (auto w : random_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
-    else
-      values = random_reals(d, n, o.signed_values, format);
-    in.matrix = o.bigbird.empty() ? random_matrix(d, n, o.density, values) : bigbird(o, n, integer, bits);
+    if (o.bigbird.empty()) {
+      std::vector<real> values;
+      if (integer)
+        for (auto w : random_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
+      else
+        values = random_reals(d, n, o.signed_values, format);
+      in.matrix = random_matrix(d, n, o.density, values);
+    } else {
+      // --bigbird makes its own values: the n values of a random matrix are skipped, not drawn
+      // (one draw each), so the vector below is the one drawn before, and nothing of size n is
+      // allocated before bigbird() checks the matrix's size.
+      d.skip(static_cast<std::uint64_t>(n));
+      in.matrix = bigbird(o, n, integer, bits);
+    }
     in.n = in.matrix.nonzeros();
     const std::int64_t mv = o.max_value.value_or(default_max_value(e.shape, in.n, bits));
     if (integer) in.words = random_words(d, in.matrix.cols, mv, o.signed_values);

@@ -3,6 +3,7 @@
 // file, input the machine rejects (model_error), a word-width overflow (width_error), an input
 // too large for the machine's memory, or a failed write (io_error).
 #include "commands.hpp"
+#include "memory.hpp"
 #include "output.hpp"
 #include "runner.hpp"
 #include "sweep.hpp"
@@ -86,6 +87,8 @@ int dispatch(const std::vector<std::string>& args) {
 #endif
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // A malformed MMVRAM_MEMORY_LIMIT_MB or MMVRAM_WORK_LIMIT fails every command at once.
+  (void)available_memory(), (void)work_limit();
   if (command == "help" || command == "--help" || command == "-h") {
     std::cout << usage_text();
     return 0;

@@ -1,11 +1,13 @@
 // Writing the result vector and checking writes (output.hpp).
 #include "output.hpp"
 
+#include "mmvram/model/files.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <limits>
 #include <ostream>
 
 namespace mmv::tool {
@@ -17,18 +19,39 @@ std::string extension_of(const std::string& path) {
   return dot == std::string::npos ? std::string() : path.substr(dot + 1);
 }
 
+// Whether E holds `v` exactly (no rounding, no overflow). Decided without an out-of-range
+// conversion, and for a word against the word itself: a word beyond 2^53 rounds in a double,
+// and comparing it as a double with its rounded copy would call the rounding exact.
+template <class E, class T>
+bool holds_exactly(T v) {
+  if constexpr (std::is_floating_point_v<T>) {  // a finite real
+    if constexpr (std::is_floating_point_v<E>) {
+      return std::fabs(v) <= static_cast<double>(std::numeric_limits<E>::max()) && static_cast<double>(static_cast<E>(v)) == v;
+    } else {
+      const double lo = static_cast<double>(std::numeric_limits<E>::min());  // 0 or -2^(N-1), exact
+      const double hi = std::ldexp(1.0, std::numeric_limits<E>::digits);   // 2^8, 2^31, 2^63
+      return v == std::trunc(v) && v >= lo && v < hi;
+    }
+  } else {  // a word
+    if constexpr (std::is_floating_point_v<E>) {
+      const E e = static_cast<E>(v);
+      return e >= -0x1p63 && e < 0x1p63 && static_cast<std::int64_t>(e) == v;
+    } else {
+      return v >= static_cast<T>(std::numeric_limits<E>::min()) && v <= static_cast<T>(std::numeric_limits<E>::max());
+    }
+  }
+}
+
 // Appends the values converted to E, refusing one that E does not hold exactly.
 template <class E, class T>
 void append_binary(std::string& bytes, const std::vector<T>& values, const std::string& path) {
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const E e = static_cast<E>(values[i]);
-    const bool exact = std::is_floating_point_v<E> || std::is_floating_point_v<T>
-                           ? static_cast<double>(e) == static_cast<double>(values[i])
-                           : static_cast<std::int64_t>(e) == static_cast<std::int64_t>(values[i]) &&
-                                 (values[i] >= 0 || std::is_signed_v<E>);
-    if (!exact)
-      throw io_error("cannot write '" + path + "': value " + format_value(values[i], number_format::float64) +
+    if (!holds_exactly<E>(values[i]))
+      throw io_error("cannot write '" + path + "': value " +
+                     (std::is_floating_point_v<T> ? format_value(values[i], number_format::float64)
+                                                  : std::to_string(values[i])) +
                      " at index " + std::to_string(i) + " does not fit ." + extension_of(path) + " exactly");
+    const E e = static_cast<E>(values[i]);
     bytes.append(reinterpret_cast<const char*>(&e), sizeof e);
   }
 }
@@ -60,29 +83,20 @@ void check_written(std::ostream& out, const std::string& what) {
   if (!out) throw io_error("cannot write " + what + (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    }
-  }
-  return out;
-}
-
 void write_result(const std::string& path, const algorithm_outcome& o, number_format format) {
   const bool integer = format == number_format::integer;
   std::string bytes;
   const bool binary = integer ? binary_bytes(path, o.output_words, bytes) : binary_bytes(path, o.output_reals, bytes);
   if (!binary) bytes = integer ? text_bytes(o.output_words, format) : text_bytes(o.output_reals, format);
-  std::ofstream out(path, binary ? std::ios::binary | std::ios::trunc : std::ios::trunc);
-  if (!out) throw io_error("cannot write the output file '" + path + "': " + std::strerror(errno));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  check_written(out, "the output file '" + path + "'");
+  write_output_file(path, bytes, "the output file '" + path + "'");
+}
+
+void write_output_file(const std::string& path, const std::string& bytes, const std::string& what) {
+  try {
+    write_whole_file(path, bytes, what);
+  } catch (const model_error& e) {
+    throw io_error(e.what());
+  }
 }
 
 }  // namespace mmv::tool

@@ -18,13 +18,16 @@ struct io_error : std::runtime_error {
 // to it failed, with the system's reason.
 void check_written(std::ostream& out, const std::string& what);
 
-// `text` with every byte outside printable ASCII written as \xNN, so that an error message
-// quoting a bad input stays one readable line.
-std::string escaped(const std::string& text);
+// `text` with every byte outside printable ASCII written as \xNN (mmvram/model/types.hpp).
+using mmv::escaped;
 
 // Writes the whole result of a run to `path`: raw little-endian binary when the name ends in
 // .u8 .i32 .i64 .f32 .f64 (every value must fit that type exactly, else io_error before
 // anything is written), otherwise text, one value per line at round-trip precision.
 void write_result(const std::string& path, const algorithm_outcome& outcome, number_format format);
+
+// Writes `bytes` to `path` without waiting for the reader of a FIFO (mmvram/model/files.hpp);
+// io_error "cannot write <what>: <reason>".
+void write_output_file(const std::string& path, const std::string& bytes, const std::string& what);
 
 }  // namespace mmv::tool

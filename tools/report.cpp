@@ -114,6 +114,13 @@ std::string csv_cell(const field& f) {
   return q + '"';
 }
 
+// The "op" of a record: its instruction as `mmvram instructions` names it; a load (the scalar
+// unit, whose record carries the loaded input's name in `op`) is "load" with a "name" field.
+std::string json_op(const instruction_record& t) {
+  if (t.where == unit::scalar) return "\"op\": \"load\", \"name\": " + json_string(t.op);
+  return "\"op\": " + json_string(t.op);
+}
+
 std::string json_costs(const unit_costs& u, std::int64_t depth_or_minus) {
   std::ostringstream o;
   o << "\"mmu_steps\": " << u.mmu.steps << ", \"vcu_steps\": " << u.vcu.steps;
@@ -185,7 +192,7 @@ void print_json(std::ostream& out, const run_report& r) {
     out << ",\n  \"trace\": [";
     for (std::size_t i = 0; i < r.trace.size(); ++i) {
       const auto& t = r.trace[i];
-      out << (i ? ",\n" : "\n") << "    {\"op\": " << json_string(t.op) << ", \"unit\": " << json_string(to_string(t.where))
+      out << (i ? ",\n" : "\n") << "    {" << json_op(t) << ", \"unit\": " << json_string(to_string(t.where))
           << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"steps\": " << t.price.steps
           << ", \"work\": " << t.price.work << ", \"depth_steps\": " << t.depth << ", \"output\": " << json_string(t.preview)
           << "}";
@@ -196,7 +203,7 @@ void print_json(std::ostream& out, const run_report& r) {
     out << ",\n  \"instructions\": [";
     for (std::size_t i = 0; i < r.instructions.size(); ++i) {
       const auto& t = r.instructions[i];
-      out << (i ? ",\n" : "\n") << "    {\"op\": " << json_string(t.op) << ", \"unit\": " << json_string(to_string(t.where))
+      out << (i ? ",\n" : "\n") << "    {" << json_op(t) << ", \"unit\": " << json_string(to_string(t.where))
           << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"work\": " << t.price.work
           << ", \"words_read\": " << t.price.words_read << ", \"words_written\": " << t.price.words_written
           << ", \"mmu_multiply_adds\": " << t.price.multiply_adds << ", \"depth_steps\": " << t.depth

@@ -3,13 +3,14 @@
 #include "runner.hpp"
 
 #include "inputs.hpp"
+#include "memory.hpp"
 #include "output.hpp"
 
 #include "mmvram/harness/word_bits.hpp"
 #include "mmvram/model/time_model.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 
 namespace mmv::tool {
 
@@ -105,6 +106,7 @@ std::string nonfinite_message(const nonfinite_result& bad) {
 
 run_report run_once(const run_options& o) {
   const algorithm_entry& entry = find_algorithm(o.algorithm);
+  const std::optional<device_profile> profile = o.profile.empty() ? std::nullopt : std::optional(read_profile(o.profile));
   const algorithm_input input = make_input(entry, o.input, o.mode, o.bits);
 
   machine_config config;
@@ -114,8 +116,13 @@ run_report run_once(const run_options& o) {
   config.record_dag = !o.dag_file.empty();
   config.record_trace = o.trace;
   config.backend = o.backend;
-  const std::optional<device_profile> profile = o.profile.empty() ? std::nullopt : std::optional(read_profile(o.profile));
   if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
+  const std::optional<cost_prediction> predicted = entry.predicted(input, config);
+  // Float modes without --bits: a B that holds the run's indices (e.g. state passing over
+  // 65536 heads at n = 1 forms indices beyond 2^31).
+  if (o.widen_index_bits && predicted)
+    while (config.word_bits < 64 && predicted->largest_index > (std::int64_t{1} << (config.word_bits - 1)) - 1)
+      ++config.word_bits;
   machine m(config);
 
   run_report r;
@@ -126,11 +133,15 @@ run_report run_once(const run_options& o) {
   r.input_source = o.input.from_files() ? "files" : o.input.bigbird.empty() ? "random" : "bigbird";
   r.n = input.n;
   r.s = o.s;
-  r.bits = o.bits;
+  r.bits = config.word_bits;
   r.seed = o.input.seed;
   r.segments = segment_count(entry.shape, input);
   r.density = measured && r.n > 0 ? static_cast<double>(r.segments) / static_cast<double>(r.n) : o.input.density;
-  r.predicted = entry.predicted(input, config);
+  r.predicted = predicted;
+  // Before the run allocates: its longest vector (s-fold cells, bit lanes) against the memory,
+  // its simulated operations (s^3 products of padded blocks) against the work limit.
+  if (r.predicted)
+    require_run_fits(*r.predicted, entry.name + " with n = " + std::to_string(input.n) + ", s = " + std::to_string(o.s));
 
   r.backend = m.backend_name();
   try {
@@ -157,15 +168,14 @@ run_report run_once(const run_options& o) {
   }
   if (profile) {
     r.predicted_time = predict_time(*profile, m.costs().records(), o.mode != number_format::integer);
-    r.profile_device = profile->device;
+    r.profile_device = escaped(profile->device);  // a name from a file: shown as \xNN where not printable
   }
   if (o.trace) r.trace = m.costs().records();
   if (o.strict_pricing) r.strict = strict_pricing(m.costs().records());
   if (!o.dag_file.empty()) {
-    std::ofstream dot(o.dag_file);
-    if (!dot) throw usage_error("cannot write the DAG file '" + o.dag_file + "'");
+    std::ostringstream dot;
     m.graph().write_dot(dot);
-    check_written(dot, "the DAG file '" + o.dag_file + "'");
+    write_output_file(o.dag_file, dot.str(), "the DAG file '" + o.dag_file + "'");
   }
   if (!o.output_file.empty()) write_result(o.output_file, r.outcome, o.mode);
   config.record_dag = config.record_trace = false;

@@ -12,6 +12,9 @@
 #include "runner.hpp"
 #include "sweep_csv.hpp"
 
+#include "mmvram/model/backend.hpp"
+#include "mmvram/model/time_model.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -100,6 +103,14 @@ int run_sweep(const sweep_options& o) {
   // and its failed rows are removed (the file is rewritten before the sweep appends), unless
   // --keep-failed keeps them as they are; either way the point's failure sets the exit code.
   const std::vector<run_options> points = points_of(o);  // bad options fail before the file is touched
+  // Checked once, before the file is touched: a backend that cannot start (cuda without a GPU)
+  // or a bad --profile fails the sweep with one line (exit 2), not every row.
+  if (o.backend != "simulate") {
+    machine_config c;
+    c.backend = o.backend;
+    (void)make_backend(c);
+  }
+  if (!o.profile.empty()) (void)read_profile(o.profile);
   csv_lock lock(o.out);
   const csv_contents existing = read_existing(o.out, key_at);
   std::vector<run_options> todo;

@@ -59,9 +59,10 @@ cost mmu_price(std::int64_t rows, std::int64_t s) {
   return price_of(op_code::mmu, operand_sizes{rows * s, rows * s, s * s, s});
 }
 
-std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs) {
+std::int64_t cost_tally::vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs, std::int64_t length) {
   ++p.vcu_steps;
   p.vcu_work += work;
+  p.largest_vector = std::max(p.largest_vector, length < 0 ? work : length);
   const std::int64_t d = std::max(inputs) + 1;
   p.depth = std::max(p.depth, d);
   return d;
@@ -72,6 +73,7 @@ std::int64_t cost_tally::mmu(std::int64_t rows, std::initializer_list<std::int64
   p.mmu_steps += c.steps;
   p.tile_products += c.tile_products;
   p.multiply_adds += c.multiply_adds;
+  p.largest_vector = std::max(p.largest_vector, rows * s);
   const std::int64_t d = std::max(inputs) + 1;
   p.depth = std::max(p.depth, d);
   return d;
@@ -83,6 +85,8 @@ std::int64_t cost_tally::call(const cost_prediction& sub, std::int64_t depth) {
   p.tile_products += sub.tile_products;
   p.multiply_adds += sub.multiply_adds;
   p.vcu_work += sub.vcu_work;
+  p.largest_vector = std::max(p.largest_vector, sub.largest_vector);
+  p.largest_index = std::max(p.largest_index, sub.largest_index);
   p.depth = std::max(p.depth, depth);
   return depth;
 }

@@ -44,7 +44,7 @@ vec<T> segmented_level(machine& m, const vec<T>& x, const word_vec& f, std::int6
 // The ledger of scan_level / segmented_level, instruction for instruction; returns the depth of
 // the output given the depths of the inputs.
 std::int64_t scan_level_cost(detail::cost_tally& c, std::int64_t n, std::int64_t k, std::int64_t dx) {
-  const std::int64_t y = c.vcu(n * k, {dx});
+  const std::int64_t y = c.vcu(n * k, {dx}, n);  // a block prefix: k operations per element
   if (n <= k) return y;
   const std::int64_t blocks = ceil_div(n, k);
   const std::int64_t totals = c.vcu(blocks, {c.vcu(n, {y})});
@@ -54,9 +54,9 @@ std::int64_t scan_level_cost(detail::cost_tally& c, std::int64_t n, std::int64_t
 
 std::int64_t segmented_level_cost(detail::cost_tally& c, std::int64_t n, std::int64_t k, std::int64_t dx,
                                   std::int64_t df) {
-  const std::int64_t y = c.vcu(n * k, {dx, df});
+  const std::int64_t y = c.vcu(n * k, {dx, df}, n);  // block prefixes: k operations per element
   if (n <= k) return y;
-  const std::int64_t headed = c.vcu(n * k, {df});
+  const std::int64_t headed = c.vcu(n * k, {df}, n);
   const std::int64_t blocks = ceil_div(n, k);
   const std::int64_t tails = c.vcu(blocks, {c.vcu(n, {y})});
   const std::int64_t heads = c.vcu(blocks, {c.vcu(n, {headed})});

@@ -1,6 +1,22 @@
 #include "mmvram/model/types.hpp"
 
+#include <cstdio>
+
 namespace mmv {
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
 
 const char* to_string(unit u) {
   switch (u) {

@@ -86,10 +86,23 @@ def _backward(ctx, grad):
 _state_passing.register_autograd(_backward, setup_context=_setup_context)
 
 
+def _require_no_grad(name, *tensors):
+    """Raises RuntimeError when autograd would track one of `tensors` through an op without a
+    backward pass (its result would silently have no grad_fn)."""
+    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise RuntimeError(f"{name} has no backward pass: call it on tensors that do not require grad "
+                           "(detach(), or under torch.no_grad()), or use state_passing with starts "
+                           "from packing.starts_from_offsets for gradients")
+
+
 def state_passing(local, log_decay, starts=None, method="cuda_core"):
     """h[j] = exp(log_decay[j]) * h[j-1] + local[j] for every chunk j, h[-1] = 0 and h[j-1] := 0
     where starts[j] != 0. method: cuda_core (default, the fastest on an H100), tensor_core or
-    tensor_core_speculative (docs/state_passing.md)."""
+    tensor_core_speculative (docs/state_passing.md).
+
+    Shapes: local [G, H, N, V] contiguous on a CUDA device; H * N * V <= 2^31 lanes. Per-row
+    decays (log_decay [G, H, N], rows contiguous) need V (cols) % 32 == 0; per-head decays
+    (log_decay [G, H]) need N * V (rows * cols) % 32 == 0. Otherwise the extension raises."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
     return _state_passing(local, log_decay, starts, METHODS[method])
@@ -97,7 +110,13 @@ def state_passing(local, log_decay, starts=None, method="cuda_core"):
 
 def state_passing_per_sequence(local, log_decay, chunk_offsets):
     """The same recurrence, one warp chain per (sequence, 32 lanes): chunk_offsets int64 [S + 1],
-    0 first, G last, non-decreasing (checked here, one host copy)."""
+    0 first, G last, non-decreasing (checked here, one host copy). float32 only; the shapes of
+    state_passing (V % 32 == 0 per row, N * V % 32 == 0 per head).
+
+    Forward only: it has no backward pass, so inputs that require grad (with grad enabled) raise
+    RuntimeError instead of returning a result without grad_fn; for gradients use state_passing
+    with starts = packing.starts_from_offsets(chunk_offsets)."""
+    _require_no_grad("state_passing_per_sequence", local, log_decay)
     o = chunk_offsets.detach().cpu()
     if o.numel() < 1 or int(o[0]) != 0 or int(o[-1]) != local.shape[0] or bool((o[1:] < o[:-1]).any()):
         raise ValueError("chunk_offsets must start at 0, end at G and never decrease")

@@ -2,29 +2,17 @@
 reference (every method, both decay layouts, fp32/bf16/fp64), the backward pass by gradcheck in
 float64 and against autograd through the reference in fp32. Exits 77 (skipped) without
 PyTorch or a CUDA device. usage: python3 tests/python/test_state_passing_torch.py"""
-import pathlib
 import sys
 
-try:
-    import torch
-except ImportError:
-    print("no PyTorch: skipped")
-    sys.exit(77)
+from checks import FAILURES, check, require_torch
+
+torch = require_torch()
 if not torch.cuda.is_available():
     print("no CUDA device: skipped")
     sys.exit(77)
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "python"))
 import mmvram_torch  # noqa: E402
 from mmvram_torch import packing  # noqa: E402
-
-FAILURES = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        FAILURES.append(what)
 
 
 def differentiable_reference(local, log_decay, starts):

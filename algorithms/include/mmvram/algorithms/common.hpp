@@ -20,6 +20,14 @@ struct cost_prediction {
   std::int64_t tile_products = 0;  // MMU s x s tile products
   std::int64_t multiply_adds = 0;  // MMU multiply-adds
   std::int64_t vcu_work = 0;       // VCU element operations
+  // The elements of the longest vector one instruction writes (VCU work or MMU rows x s), where
+  // the prediction is tallied instruction by instruction (cost_tally); 0 where it is a closed
+  // form. The tool's memory estimate reads it (the s-fold cells of decayed scans, products).
+  std::int64_t largest_vector = 0;
+  // An upper bound on |value| of the indices the run generates (iota and lane-index terms and
+  // their sums), where tallied (state passing's digit indices); 0 otherwise. In float modes,
+  // where indices and flags are the only words, it picks a default B that holds them.
+  std::int64_t largest_index = 0;
   std::string formula;
   std::int64_t steps() const { return mmu_steps + vcu_steps; }
 };
@@ -49,7 +57,8 @@ cost mmu_price(std::int64_t rows, std::int64_t s);
 struct cost_tally {
   int s;
   cost_prediction p;
-  std::int64_t vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs);
+  // A VCU instruction of `work` element operations writing `length` elements (-1: work).
+  std::int64_t vcu(std::int64_t work, std::initializer_list<std::int64_t> inputs, std::int64_t length = -1);
   std::int64_t mmu(std::int64_t rows, std::initializer_list<std::int64_t> inputs);
   // Adds the steps and work of a sub-algorithm whose output is ready at `depth`.
   std::int64_t call(const cost_prediction& sub, std::int64_t depth);

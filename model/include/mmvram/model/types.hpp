@@ -47,6 +47,10 @@ struct model_error : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// `text` with every byte outside printable ASCII written as \xNN, so that a message or a report
+// quoting bytes of an input file stays one readable line.
+std::string escaped(const std::string& text);
+
 // The first real result that is not finite (inf or nan) in a run whose inputs were finite: an
 // overflow of the format (or 0/0, inf - inf) inside the algorithm. Recorded, not thrown, so the
 // run's counts stay complete; machine::first_nonfinite() reports it.
