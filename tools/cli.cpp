@@ -264,7 +264,6 @@ run_options parse_run(const std::vector<std::string>& args) {
   });
   if (o.algorithm.empty()) throw usage_error("run needs an algorithm name (see mmvram list)");
   if (!bits_given && o.mode == number_format::float64) o.bits = 64;
-  o.widen_index_bits = !bits_given && o.mode != number_format::integer;
   if (o.trace && o.format == report_format::csv) throw usage_error("--trace needs --format table or json");
   if (o.strict_pricing && o.format == report_format::csv)
     throw usage_error("--strict-pricing needs --format table or json");

@@ -52,9 +52,6 @@ struct run_options {
   std::string profile;               // --profile FILE.json: predict the device time from the ledger
   bool strict_pricing = false;  // --strict-pricing: also the run re-priced by the strict rules
   bool min_bits = false;        // --min-bits: search the smallest B this input runs at
-  // Float modes without --bits (run, predict): B may grow past its default to hold the run's
-  // predicted indices (cost_prediction::largest_index), the only words besides the flags.
-  bool widen_index_bits = false;
 };
 
 struct closed_forms_options {

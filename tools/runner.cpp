@@ -118,11 +118,6 @@ run_report run_once(const run_options& o) {
   config.backend = o.backend;
   if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
   const std::optional<cost_prediction> predicted = entry.predicted(input, config);
-  // Float modes without --bits: a B that holds the run's indices (e.g. state passing over
-  // 65536 heads at n = 1 forms indices beyond 2^31).
-  if (o.widen_index_bits && predicted)
-    while (config.word_bits < 64 && predicted->largest_index > (std::int64_t{1} << (config.word_bits - 1)) - 1)
-      ++config.word_bits;
   machine m(config);
 
   run_report r;

@@ -86,7 +86,6 @@ std::int64_t cost_tally::call(const cost_prediction& sub, std::int64_t depth) {
   p.multiply_adds += sub.multiply_adds;
   p.vcu_work += sub.vcu_work;
   p.largest_vector = std::max(p.largest_vector, sub.largest_vector);
-  p.largest_index = std::max(p.largest_index, sub.largest_index);
   p.depth = std::max(p.depth, depth);
   return depth;
 }

@@ -143,29 +143,15 @@ real_vec state_level(machine& m, const decay_constants& w, const real_vec& l, co
 }
 
 // digit_index's cost; returns the depth of its result.
-// Also bounds the index's values: every term's largest |value| (start + step·⌊(count−1)/block⌋,
-// or block − 1), summed over the chain, into t.p.largest_index.
 std::int64_t index_cost(detail::cost_tally& t, std::int64_t count, word start, std::initializer_list<digit> digits) {
   const auto term = [&](const index_term& x) {
     if (x.k != index_term::kind::table) return t.vcu(count, {0});
     const std::int64_t multiples = t.vcu(x.block, {0});
     return t.vcu(count, {multiples, t.vcu(count, {0})});
   };
-  const auto largest = [&](const index_term& x) -> __int128 {
-    const __int128 step = x.step < 0 ? -__int128{x.step} : __int128{x.step};
-    const __int128 first = x.start < 0 ? -__int128{x.start} : __int128{x.start};
-    if (x.k == index_term::kind::modulo) return x.block - 1;
-    if (x.k == index_term::kind::table) return step * (x.block - 1);
-    return first + step * ((count > 0 ? count - 1 : 0) / x.block);
-  };
   const auto terms = index_terms(start, digits);
   std::int64_t depth = term(terms[0]);
-  __int128 bound = largest(terms[0]);
-  for (std::size_t k = 1; k < terms.size(); ++k) {
-    depth = t.vcu(count, {depth, term(terms[k])});
-    bound += largest(terms[k]);
-  }
-  t.p.largest_index = std::max(t.p.largest_index, static_cast<std::int64_t>(std::min<__int128>(bound, INT64_MAX)));
+  for (std::size_t k = 1; k < terms.size(); ++k) depth = t.vcu(count, {depth, term(terms[k])});
   return depth;
 }
 

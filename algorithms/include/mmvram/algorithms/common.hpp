@@ -24,10 +24,6 @@ struct cost_prediction {
   // the prediction is tallied instruction by instruction (cost_tally); 0 where it is a closed
   // form. The tool's memory estimate reads it (the s-fold cells of decayed scans, products).
   std::int64_t largest_vector = 0;
-  // An upper bound on |value| of the indices the run generates (iota and lane-index terms and
-  // their sums), where tallied (state passing's digit indices); 0 otherwise. In float modes,
-  // where indices and flags are the only words, it picks a default B that holds them.
-  std::int64_t largest_index = 0;
   std::string formula;
   std::int64_t steps() const { return mmu_steps + vcu_steps; }
 };
