@@ -276,3 +276,12 @@ TEST_CASE("state passing over 65536 heads runs at the default B = 32 (its indice
   CHECK(wide.out.find("B = 32 bits, float32") != std::string::npos);
   CHECK(wide.out.find("verified   true") != std::string::npos);
 }
+
+TEST_CASE("help and list run in 650 MB of address space (cuBLAS is loaded only by a cuda machine)") {
+  if (mmv::test::tool_has_asan) return;  // ASan reserves terabytes of shadow: ulimit -v cannot apply
+  for (const char* command : {"help", "list"}) {
+    const std::string cmd = "ulimit -v 650000 && " + mmv::test::shell_quote(MMVRAM_TOOL) + " " + command + " >/dev/null 2>&1";
+    CAPTURE(command);
+    CHECK(std::system(cmd.c_str()) == 0);
+  }
+}

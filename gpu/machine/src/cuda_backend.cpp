@@ -3,10 +3,10 @@
 // slot read back at every synchronisation (download, compress, collect_times).
 #include "mmvram/gpu/machine/cuda_backend.hpp"
 
+#include "blas_library.hpp"
 #include "device_ops.hpp"
 #include "mmvram/model/backend.hpp"
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -77,8 +77,9 @@ struct shared_device {
       check(cudaDeviceGetDefaultMemPool(&pool, device), "memory pool");
       std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
       check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
-      if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
-      cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH);
+      const cuda_ops::blas_library& lib = cuda_ops::blas();  // loaded here, by the first cuda machine
+      if (lib.create(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
+      lib.set_math_mode(blas, CUBLAS_DEFAULT_MATH);
       return std::pair{stream, blas};
     }());
     return d;

@@ -4,9 +4,8 @@
 // as on the simulate backend. Words: exact. When |a| |w| s < 2^53 every partial sum is an exact
 // double; otherwise both operands are split into 16-bit limbs (limb products < 2^32 s) and the
 // limb products recombined in 128-bit integers, then width-checked.
+#include "blas_library.hpp"
 #include "device_common.cuh"
-
-#include <cublas_v2.h>
 
 #include <cmath>
 #include <vector>
@@ -23,12 +22,12 @@ void check_blas(cublasStatus_t st, const char* what) {
 // out (rows x s, row-major) = a (rows x s) * w (s x s): column-major C^T = W^T A^T, in slices of
 // at most 2^30 rows (cuBLAS takes int dimensions).
 void dgemm(const context& c, const real* a, const real* w, real* out, std::int64_t rows) {
-  check_blas(cublasSetStream(c.blas, c.stream), "set stream");
+  check_blas(blas().set_stream(c.blas, c.stream), "set stream");
   const double one = 1.0, zero = 0.0;
   const int s = c.s;
   for (std::int64_t r0 = 0; r0 < rows; r0 += std::int64_t{1} << 30) {
     const int n = static_cast<int>(std::min<std::int64_t>(rows - r0, std::int64_t{1} << 30));
-    check_blas(cublasDgemm(c.blas, CUBLAS_OP_N, CUBLAS_OP_N, s, n, s, &one, w, s, a + r0 * s, s, &zero, out + r0 * s, s), "DGEMM");
+    check_blas(blas().dgemm(c.blas, CUBLAS_OP_N, CUBLAS_OP_N, s, n, s, &one, w, s, a + r0 * s, s, &zero, out + r0 * s, s), "DGEMM");
   }
 }
 
