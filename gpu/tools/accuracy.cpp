@@ -57,12 +57,8 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 }  // namespace
 
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
-  std::string err;
-  const auto kernels = select_kernels(o.kernels, err);
-  if (kernels.empty()) throw std::invalid_argument(err);
+  const device_info dev = require_device();
+  const auto kernels = require_kernels(o.kernels);
   os << "mmvram-gpu accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
         "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"

@@ -115,12 +115,8 @@ std::vector<distribution> bench_distributions() {
 }
 
 int run_bench(const bench_options& o, std::ostream& os) {
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
-  std::string err;
-  const auto kernels = select_kernels(o.kernels, err);
-  if (kernels.empty()) throw std::invalid_argument(err);
+  const device_info dev = require_device();
+  const auto kernels = require_kernels(o.kernels);
   const auto dists = o.dists.empty() ? bench_distributions() : o.dists;
   const std::int64_t n = o.n;
   if (o.offset < 0 || o.offset > 15) throw std::invalid_argument("--offset must be in 0..15 items");

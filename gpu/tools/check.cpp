@@ -388,12 +388,8 @@ void write_result_fields(json_writer& j, const check_result& r) {
 }
 
 int run_check(const check_options& o, std::ostream& os) {
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
-  std::string err;
-  const auto kernels = select_kernels(o.kernels, err);
-  if (kernels.empty()) throw std::invalid_argument(err);
+  const device_info dev = require_device();
+  const auto kernels = require_kernels(o.kernels);
   const auto cases = plan(o);
   os << "mmvram-gpu check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
      << cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")

@@ -101,4 +101,11 @@ std::size_t free_device_bytes() {
   return free;
 }
 
+device_info require_device() {
+  device_info dev;
+  std::string why;
+  if (!current_device(dev, why)) throw cuda_error("no CUDA device: " + why);
+  return dev;
+}
+
 }  // namespace mmv::gpu::harness

@@ -74,6 +74,8 @@ struct device_info {
 };
 // Describes the current device; returns false with a message in `why` when none is usable.
 bool current_device(device_info& info, std::string& why);
+// The current device; throws cuda_error("no CUDA device: ...") when none is usable.
+device_info require_device();
 std::string cuda_version_string(int v);  // 13000 -> "13.0"
 std::size_t free_device_bytes();
 

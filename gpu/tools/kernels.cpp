@@ -1,6 +1,7 @@
 #include "kernels.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
@@ -185,6 +186,13 @@ std::vector<const kernel_info*> select_kernels(const std::string& spec, std::str
   }
   if (out.empty()) error = "no kernels selected";
   return out;
+}
+
+std::vector<const kernel_info*> require_kernels(const std::string& spec) {
+  std::string err;
+  auto ks = select_kernels(spec, err);
+  if (ks.empty()) throw std::invalid_argument(err);
+  return ks;
 }
 
 std::vector<std::string> reference_kernels(op o) {

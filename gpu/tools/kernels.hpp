@@ -73,6 +73,8 @@ const std::vector<kernel_info>& all_kernels();
 // spec: "all", "ours", "ablation" (the tensor-core variants), "baselines" (neither), or comma-separated
 // kernel names; empty result and a message in `error` when a name is unknown.
 std::vector<const kernel_info*> select_kernels(const std::string& spec, std::string& error);
+// select_kernels, throwing std::invalid_argument with its message when nothing is selected.
+std::vector<const kernel_info*> require_kernels(const std::string& spec);
 // Baselines that a kernel of kind o is compared with in bench (speedup_vs); the copy is
 // compared separately.
 std::vector<std::string> reference_kernels(op o);

@@ -131,20 +131,39 @@ double parse_real(std::string_view opt, std::string_view s, double lo, double hi
   return v;
 }
 
-int run_state_passing(int argc, char** argv) {
-  state_passing_options o;
-  o.seed = fresh_seed();
+// Calls handle(option, value) for each option in argv[2..], value() taking the option's
+// argument (a usage error when there is none); false when --help asked for the usage (printed).
+template <class F>
+bool each_option(int argc, char** argv, F&& handle) {
   for (int i = 2; i < argc; ++i) {
     const std::string_view a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      return false;
+    }
     auto value = [&]() -> std::string_view {
       if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
       return argv[++i];
     };
+    handle(a, value);
+  }
+  return true;
+}
+
+// Whether a CUDA device is usable; prints why subcommand `cmd` cannot run when not.
+bool have_device(const char* cmd) {
+  device_info dev;
+  std::string why;
+  if (current_device(dev, why)) return true;
+  std::cerr << "mmvram-gpu: no CUDA device (" << why << "); " << cmd << " needs a GPU\n";
+  return false;
+}
+
+int run_state_passing(int argc, char** argv) {
+  state_passing_options o;
+  o.seed = fresh_seed();
+  const bool go = each_option(argc, argv, [&](std::string_view a, auto value) {
     auto small = [&](int lo, int hi) { return static_cast<int>(parse_int(a, value(), lo, hi)); };
-    if (a == "--help" || a == "-h") {
-      std::cout << usage;
-      return 0;
-    }
     if (a == "--sequences") o.sequences = small(1, 65535);
     else if (a == "--mu") o.mu = parse_real(a, value(), 0, 12);
     else if (a == "--sigma") o.sigma = parse_real(a, value(), 0, 3);
@@ -157,47 +176,30 @@ int run_state_passing(int argc, char** argv) {
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int(a, value(), 0, INT64_MAX));
     else if (a == "--out") o.out_path = std::string(value());
     else throw usage_error("unknown option '" + std::string(a) + "' for state-passing");
-  }
+  });
+  if (!go) return 0;
   if (o.cols % 32 != 0) throw usage_error("--cols must be a multiple of 32 (per-row decays)");
   // Bound the host arrays: the token counts are capped only by the distribution's tail.
   if (std::exp(o.mu + 4 * o.sigma) / o.chunk_tokens * o.sequences * o.heads * o.rows * o.cols > 2e9)
     throw usage_error("the batch would be too large (over 2e9 states at four standard deviations)");
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) {
-    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); state-passing needs a GPU\n";
-    return 2;
-  }
+  if (!have_device("state-passing")) return 2;
   return run_state_passing_bench(o, std::cout);
 }
 
 int run_accuracy_command(int argc, char** argv) {
   accuracy_options o;
   o.seed = fresh_seed();
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << usage;
-      return 0;
-    }
+  const bool go = each_option(argc, argv, [&](std::string_view a, auto value) {
     if (a == "--n") o.n = parse_int(a, value(), 1, std::int64_t{1} << 30);
     else if (a == "--seed") o.seed = static_cast<std::uint64_t>(parse_int(a, value(), 0, INT64_MAX));
     else if (a == "--kernels") o.kernels = std::string(value());
     else if (a == "--out") o.out_path = std::string(value());
     else throw usage_error("unknown option '" + std::string(a) + "' for accuracy");
-  }
+  });
+  if (!go) return 0;
   std::string err;
   if (select_kernels(o.kernels, err).empty()) throw usage_error(err);
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) {
-    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); accuracy needs a GPU\n";
-    return 2;
-  }
+  if (!have_device("accuracy")) return 2;
   return run_accuracy(o, std::cout);
 }
 
@@ -205,16 +207,7 @@ int run_stress(int argc, char** argv) {
   stress_options o;
   o.seed = fresh_seed();
   bool backend = true;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) throw usage_error(std::string(a) + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << usage;
-      return 0;
-    }
+  const bool go = each_option(argc, argv, [&](std::string_view a, auto value) {
     if (a == "--seconds") o.seconds = parse_real(a, value(), 0, 86400);
     else if (a == "--cases") o.max_cases = parse_int(a, value(), 1, INT64_MAX);
     else if (a == "--threads") o.threads = static_cast<int>(parse_int(a, value(), 1, 64));
@@ -227,7 +220,8 @@ int run_stress(int argc, char** argv) {
     else if (a == "--no-load") o.load = false;
     else if (a == "--json") o.json_path = std::string(value());
     else throw usage_error("unknown option '" + std::string(a) + "' for stress");
-  }
+  });
+  if (!go) return 0;
   if (o.min_n > o.max_n) throw usage_error("--min-n must not exceed --max-n");
   std::string err;
   select_kernels(o.kernels, err);
@@ -236,12 +230,7 @@ int run_stress(int argc, char** argv) {
     o.extra_case = [](std::uint64_t seed) { return mmv::gpu::random_backend_case(seed); };
     o.extra_name = "cuda_backend";
   }
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) {
-    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); stress needs a GPU\n";
-    return 2;
-  }
+  if (!have_device("stress")) return 2;
   return run_stress_command(o, std::cout);
 }
 
@@ -309,12 +298,7 @@ int run(int argc, char** argv) {
   if (profile && b.kernels.empty()) throw usage_error("profile needs --kernels NAME");
   std::string err;
   if (select_kernels(cmd == "check" ? c.kernels : b.kernels, err).empty()) throw usage_error(err);
-  device_info dev;
-  std::string why;
-  if (!current_device(dev, why)) {
-    std::cerr << "mmvram-gpu: no CUDA device (" << why << "); " << cmd << " needs a GPU\n";
-    return 2;
-  }
+  if (!have_device(std::string(cmd).c_str())) return 2;
   return cmd == "check" ? run_check(c, std::cout) : run_bench(b, std::cout);
 }
 

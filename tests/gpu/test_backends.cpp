@@ -22,15 +22,7 @@ namespace {
 
 using namespace mmv;
 
-machine_config config_for(const std::string& backend, number_format f, int s, int bits) {
-  machine_config c;
-  c.backend = backend;
-  c.format = f;
-  c.s = s;
-  c.word_bits = bits;
-  c.record_dag = false;
-  return c;
-}
+using gpu::backend_config;
 
 // Runs `entry` on both backends (backend_compare.hpp) and requires the same ledger and outputs.
 void compare_backends(const algorithm_entry& entry, number_format f, int s, int bits, const tool::input_options& opt) {
@@ -82,7 +74,7 @@ TEST_CASE("a large run and signed 64-bit words agree bit for bit", "[backends]")
 TEST_CASE("a word that overflows B bits is a width error on both backends", "[backends]") {
   gpu::register_cuda_backend();
   for (const std::string backend : {"simulate", "cuda"}) {
-    machine m(config_for(backend, number_format::integer, 4, 8));
+    machine m(backend_config(backend, number_format::integer, 4, 8));
     const auto x = m.load<word>(std::vector<word>{100, 27, 1, 0, 5});
     CHECK_THROWS_AS(m.read(m.add(x, x)), width_error);
     const auto idx = m.load<word>(std::vector<word>{0, 9});
@@ -94,7 +86,7 @@ TEST_CASE("a float overflow is the same first non-finite result on both backends
   gpu::register_cuda_backend();
   std::vector<nonfinite_result> found;
   for (const std::string backend : {"simulate", "cuda"}) {
-    machine m(config_for(backend, number_format::float64, 4, 64));
+    machine m(backend_config(backend, number_format::float64, 4, 64));
     const auto x = m.load<real>(std::vector<real>{1, 1e300, -1e300, 2, 1e300});
     const auto fine = m.mul(x, 0.5);             // finite: nothing recorded
     const auto big = m.mul(fine, fine);          // inf at 1, 2 and 4: the lowest is 1
@@ -102,7 +94,7 @@ TEST_CASE("a float overflow is the same first non-finite result on both backends
     const auto bad = m.first_nonfinite();
     REQUIRE(bad.has_value());
     found.push_back(*bad);
-    machine clean(config_for(backend, number_format::float64, 4, 64));
+    machine clean(backend_config(backend, number_format::float64, 4, 64));
     (void)clean.read(clean.exp(clean.load<real>(std::vector<real>{0, 1, -700})));
     CHECK_FALSE(clean.first_nonfinite().has_value());
   }
@@ -132,7 +124,7 @@ TEST_CASE("calibration reproduces its own training points within its stated resi
     CHECK(std::fabs(predicted - t.measured_ns) / t.measured_ns <= m.residual_max + 1e-9);
   }
   // Measured again now, a large streaming instruction lands near the profile's prediction.
-  machine m(config_for("cuda", number_format::integer, 16, 32));
+  machine m(backend_config("cuda", number_format::integer, 16, 32));
   const auto x = m.load<word>(std::vector<word>(std::size_t{1} << 20, 3));
   std::vector<double> ns;
   for (int k = 0; k < 7; ++k) {

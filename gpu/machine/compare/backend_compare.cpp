@@ -10,9 +10,9 @@
 #include "mmvram/harness/registry.hpp"
 
 namespace mmv::gpu {
-namespace {
 
-machine_config config_for(const std::string& backend, number_format f, int s, int bits, std::int64_t iterated_addition) {
+machine_config backend_config(const std::string& backend, number_format f, int s, int bits,
+                              std::int64_t iterated_addition) {
   machine_config c;
   c.iterated_addition_limit = iterated_addition;
   c.backend = backend;
@@ -22,6 +22,8 @@ machine_config config_for(const std::string& backend, number_format f, int s, in
   c.record_dag = false;
   return c;
 }
+
+namespace {
 
 // "" when both ledgers hold the same records (op, unit, region, length, price, depth).
 std::string ledger_difference(const ledger& a, const ledger& b) {
@@ -56,7 +58,7 @@ std::string compare_backends(const backend_case& c) {
   if (c.max_value > 0) opt.max_value = c.max_value;
   const algorithm_input input = tool::make_input(entry, opt, f, bits);
   const std::int64_t k = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
-  machine sim(config_for("simulate", f, s, bits, k)), gpu(config_for("cuda", f, s, bits, k));
+  machine sim(backend_config("simulate", f, s, bits, k)), gpu(backend_config("cuda", f, s, bits, k));
   const algorithm_outcome a = entry.run(sim, input);
   const algorithm_outcome b = entry.run(gpu, input);
   gpu.collect_timing();

@@ -29,6 +29,11 @@ struct backend_case {
 // what differed first.
 std::string compare_backends(const backend_case& c);
 
+// A machine configuration on `backend` ("simulate", "cuda"): number format, tile size s, word
+// width, the iterated-addition limit (0: none) and no DAG.
+machine_config backend_config(const std::string& backend, number_format f, int s, int bits,
+                              std::int64_t iterated_addition = 0);
+
 // The number formats the registry entry `algorithm` runs in.
 std::vector<number_format> formats_of(const std::string& algorithm);
 
