@@ -77,6 +77,7 @@ run_suite gpu_state_passing "$bin/mmvram_gpu_tests" "[state_passing]"
 run_suite gpu_backends "$bin/mmvram_backend_tests" "[backends]"
 run_suite gpu_stress env MMV_STRESS_SECONDS="$stress_seconds" "$bin/mmvram_stress_tests" "[stress]"
 run_suite python_state_passing python3 tests/python/test_state_passing_torch.py
+run_suite python_packing python3 tests/python/test_packing.py
 run_suite check_quick "$bin/mmvram-gpu" check --quick --json "$logs/check.json"
 run_suite stress "$bin/mmvram-gpu" stress --seconds 60 --json "$logs/stress.json"
 
