@@ -6,6 +6,7 @@
 #include "tool_process.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 
@@ -140,4 +141,23 @@ TEST_CASE("docs/README.md links every page of docs/ and docs/algorithms/") {
       CAPTURE(link);
       CHECK(index.find("](" + link + ")") != std::string::npos);
     }
+}
+
+// A GPU result belongs to a commit (docs/gpu_testing.md): every stored suite record names a
+// commit of this repository, and its verdict follows from its suites; a record naming a commit
+// that is not here is refused.
+TEST_CASE("every GPU suite record names a commit of this repository and a verdict its suites give") {
+  const std::string verify = "cd " + mmv::test::shell_quote(source_dir) +
+                             " && python3 tools/scripts/gpu_suite_record.py --verify ";
+  CHECK(std::system((verify + "experiments/results/gpu_suite_*.json >/dev/null").c_str()) == 0);
+  const auto bad = std::filesystem::temp_directory_path() / "mmvram_bad_suite_record.json";
+  std::string record = read_text(source_dir + "/experiments/results/gpu_suite_H100.json");
+  const auto at = record.find("\"commit\": \"");
+  REQUIRE(at != std::string::npos);
+  record.replace(at + 11, 40, std::string(40, '1'));
+  mmv::test::write_text(bad, record);
+  const bool shallow = std::system(("cd " + mmv::test::shell_quote(source_dir) +
+                                    " && test \"$(git rev-parse --is-shallow-repository 2>/dev/null)\" = false").c_str()) != 0;
+  if (!shallow) CHECK(std::system((verify + mmv::test::shell_quote(bad.string()) + " >/dev/null").c_str()) != 0);
+  std::filesystem::remove(bad);
 }

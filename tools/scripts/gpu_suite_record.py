@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
-"""Writes gpu_suite.sh's record (schema mmvram-gpu-suite/1) from its logs.
+"""Writes gpu_suite.sh's record (schema mmvram-gpu-suite/1) from its logs, or checks records.
 
 usage: gpu_suite_record.py LOGS BUILD_INFO GPU DRIVER STRESS_SECONDS [OUT]
+       gpu_suite_record.py --verify RECORD.json...
 LOGS holds summary (one "name exit_code seconds" line per suite) and each suite's log;
 OUT defaults to experiments/results/gpu_suite_<GPU>.json (GPU: H100, H200, ... from the name).
+--verify: each record's schema, that its commit is a commit of this repository (when run in a
+git checkout with its whole history), and that all_pass follows from its suites and dirty flag;
+exit 1 on a bad one.
 """
 import datetime
 import json
 import pathlib
 import re
+import subprocess
 import sys
+
+CORE_SUITES = {"gpu_baselines", "gpu_kernels", "gpu_state_passing", "gpu_backends", "gpu_stress",
+               "python_state_passing", "check_quick", "stress"}
 
 
 def gpu_token(name):
@@ -48,7 +56,52 @@ def suite_counts(name, logs):
     return catch2_counts(text)
 
 
+def full_history():
+    """Whether this is a git checkout with its whole history (a shallow clone may lack the commit)."""
+    try:
+        r = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return r.returncode == 0 and r.stdout.strip() == "false"
+
+
+def record_problems(path):
+    """What is wrong with one record ([] when nothing)."""
+    try:
+        r = json.loads(pathlib.Path(path).read_text())
+    except (OSError, ValueError) as e:
+        return [f"unreadable: {e}"]
+    problems = []
+    if r.get("schema") != "mmvram-gpu-suite/1":
+        problems.append(f"schema {r.get('schema')!r}")
+    commit = str(r.get("commit", ""))
+    if not re.fullmatch(r"[0-9a-f]{40}", commit):
+        problems.append(f"commit {commit!r} is not a full hash")
+    elif full_history() and subprocess.run(["git", "cat-file", "-e", commit + "^{commit}"],
+                                           capture_output=True).returncode != 0:
+        problems.append(f"commit {commit[:12]} is not in this repository")
+    suites = r.get("suites", [])
+    missing = CORE_SUITES - {s.get("suite") for s in suites}
+    if missing:
+        problems.append(f"suites missing: {sorted(missing)}")
+    expected = bool(suites) and all(s.get("exit_code") == 0 for s in suites) and r.get("dirty") is False
+    if r.get("all_pass") is not expected:
+        problems.append(f"all_pass {r.get('all_pass')!r} does not follow from its suites (expected {expected})")
+    return problems
+
+
+def verify(paths):
+    bad = 0
+    for p in paths:
+        problems = record_problems(p)
+        print(f"{p}: {'ok' if not problems else '; '.join(problems)}")
+        bad += bool(problems)
+    return 1 if bad or not paths else 0
+
+
 def main(argv):
+    if len(argv) >= 2 and argv[1] == "--verify":
+        return verify(argv[2:])
     if len(argv) not in (6, 7):
         sys.exit(__doc__)
     logs, build_info, gpu, driver, stress_seconds = pathlib.Path(argv[1]), argv[2], argv[3], argv[4], argv[5]
