@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what mmvram needs on a fresh Debian machine, skipping what is already there:
-# compilers and CMake, Eigen 3, Boost.Graph, Catch2, Google Benchmark, Graphviz, clang with
-# libFuzzer (for fuzz/), and from PyPI matplotlib for the plots (python3 may be a pyenv build,
+# compilers and CMake, Eigen 3, Boost.Graph, Catch2, nlohmann/json (the one JSON library),
+# Google Benchmark, Graphviz, clang with libFuzzer (for fuzz/), and from PyPI matplotlib for the plots (python3 may be a pyenv build,
 # not Debian's) and, where nvcc is present, nvidia-cuda-cccl (newer CCCL headers, for the
 # cub::DeviceSegmentedScan baseline of mmvram-gpu). Safe to run repeatedly.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2
-          libbenchmark-dev graphviz python3 python3-pip clang)
+          nlohmann-json3-dev libbenchmark-dev graphviz python3 python3-pip clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
