@@ -11,14 +11,13 @@
 
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/gpu/tile/policy.cuh"
 #include "mmvram/gpu/warp/row_scan.cuh"
 
 namespace mmv::gpu::detail {
 
-inline void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw cuda_error(std::string("mmvram gpu: ") + what + ": " + cudaGetErrorString(e));
-}
+using runtime::check;
 
 inline bool aligned_to(const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
 

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "check.hpp"
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "json.hpp"
 
 namespace mmv::gpu::harness {
@@ -57,7 +59,7 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 }  // namespace
 
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
-  const device_info dev = require_device();
+  const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   os << "mmvram-gpu accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
@@ -72,7 +74,7 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
     check_result r;
   };
   std::vector<row> rows;
-  host_buffer x(static_cast<std::size_t>(o.n) * 4), flags(static_cast<std::size_t>(o.n));
+  runtime::host_buffer x(static_cast<std::size_t>(o.n) * 4), flags(static_cast<std::size_t>(o.n));
   int counted = 0, beyond = 0;
   std::uint64_t c = 0;
   for (const value_family& f : families())
@@ -99,7 +101,7 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
         .field("name", dev.name)
         .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
         .end_object();
-    j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
+    j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
     j.field("seed", o.seed).field("n", o.n).field("revert_coefficient", kRevertCoefficient);
     j.field("scaled_error", "|out - ref| / sum |x| over the result's segment up to it (float64 reference)");
     j.field("bits_lost_histogram", "results by log2(|out - ref| / (2^-24 * that sum)): bin 0 below 1, bin b in "

@@ -8,7 +8,9 @@
 #include <map>
 #include <memory>
 
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "json.hpp"
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
@@ -43,23 +45,23 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
       k.run(in, o, nullptr, tb, nullptr);
       most = std::max(most, tb);
     }
-    device_buffer temp(most);
+    runtime::device_buffer temp(most);
     for (int w = 0; w < warmup; ++w) {
       tb = most;
       k.run(ins[static_cast<std::size_t>(w) % ins.size()], o, temp.get(), tb, nullptr);
     }
-    cuda_check(cudaDeviceSynchronize(), k.name + " warm-up");
+    runtime::check(cudaDeviceSynchronize(), k.name + " warm-up");
     std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(reps));
-    for (auto& e : ev) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+    for (auto& e : ev) runtime::check(cudaEventCreate(&e), "cudaEventCreate");
     for (int i = 0; i < reps; ++i) {
       tb = most;
-      cuda_check(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
+      runtime::check(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
       k.run(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr);
-      cuda_check(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
+      runtime::check(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
     }
-    cuda_check(cudaDeviceSynchronize(), k.name);
+    runtime::check(cudaDeviceSynchronize(), k.name);
     std::vector<float> ms(static_cast<std::size_t>(reps));
-    for (int i = 0; i < reps; ++i) cuda_check(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
+    for (int i = 0; i < reps; ++i) runtime::check(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
     for (auto& e : ev) cudaEventDestroy(e);
     std::sort(ms.begin(), ms.end());
     r.median_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
@@ -67,12 +69,12 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
     r.max_ms = ms.back();
     if (tile_cycles && k.run_timed) {  // separate calls: the probe's copies stay out of the timings
       r.tiles = ablation::tiles(r.n);
-      device_buffer cycles(8 * static_cast<std::size_t>(r.tiles));
+      runtime::device_buffer cycles(8 * static_cast<std::size_t>(r.tiles));
       std::vector<long long> one(static_cast<std::size_t>(r.tiles)), all;
       for (int i = 0; i < reps; ++i) {
         tb = most;
         k.run_timed(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr, cycles.as<long long>());
-        cuda_check(cudaMemcpy(one.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost), k.name + " tile cycles");
+        runtime::check(cudaMemcpy(one.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost), k.name + " tile cycles");
         all.insert(all.end(), one.begin(), one.end());
       }
       std::sort(all.begin(), all.end());
@@ -115,7 +117,7 @@ std::vector<distribution> bench_distributions() {
 }
 
 int run_bench(const bench_options& o, std::ostream& os) {
-  const device_info dev = require_device();
+  const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   const auto dists = o.dists.empty() ? bench_distributions() : o.dists;
   const std::int64_t n = o.n;
@@ -134,7 +136,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     any_scd = any_scd || k->reports_offsets;
   }
   os << "mmvram-gpu bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
-     << " MiB, CUDA " << cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
+     << " MiB, CUDA " << runtime::cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
      << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
      << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
      << '\n';
@@ -142,17 +144,17 @@ int run_bench(const bench_options& o, std::ostream& os) {
   std::vector<row> rows;
   std::unique_ptr<unsigned char[]> hbuf(new unsigned char[vbytes]);
   std::unique_ptr<std::uint8_t[]> hflags(new std::uint8_t[static_cast<std::size_t>(n)]);
-  device_buffer out(vbytes + 4 * pad), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
+  runtime::device_buffer out(vbytes + 4 * pad), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
   const device_outputs outs{out.as<unsigned char>() + 4 * pad, scd_offsets.as<std::int64_t>(),
                             scd_count.as<std::int64_t>()};
   int set_index = 0;
   for (dtype t : o.dtypes) {
-    std::vector<device_buffer> xs, fl, keys, byte_keys, offs;
+    std::vector<runtime::device_buffer> xs, fl, keys, byte_keys, offs;
     std::vector<device_inputs> ins(static_cast<std::size_t>(sets));
     for (int s = 0; s < sets; ++s) {
       fill_values(t, hbuf.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
       xs.emplace_back(vbytes + 4 * pad);
-      cuda_check(cudaMemcpy(xs.back().as<unsigned char>() + 4 * pad, hbuf.get(), vbytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+      runtime::check(cudaMemcpy(xs.back().as<unsigned char>() + 4 * pad, hbuf.get(), vbytes, cudaMemcpyHostToDevice), "cudaMemcpy");
       fl.emplace_back(static_cast<std::size_t>(n) + pad);
       keys.emplace_back(any_keys ? vbytes : 0);
       byte_keys.emplace_back(any_byte_keys ? static_cast<std::size_t>(n) : 0);
@@ -182,30 +184,30 @@ int run_bench(const bench_options& o, std::ostream& os) {
         fill_flags(d, hflags.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
         const std::int64_t segs = count_segments(hflags.get(), n);
         if (s == 0) segs0 = segs;
-        cuda_check(cudaMemcpy(fl[s].as<std::uint8_t>() + pad, hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
+        runtime::check(cudaMemcpy(fl[s].as<std::uint8_t>() + pad, hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
         ins[s].num_segments = segs;
         if (any_keys) {  // preparation, outside the timed region
           std::size_t tb = 0;
           baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, nullptr, tb);
-          device_buffer tmp(tb);
+          runtime::device_buffer tmp(tb);
           baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, tmp.get(), tb);
         }
         if (any_byte_keys) {
           std::size_t tb = 0;
           baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, nullptr, tb);
-          device_buffer tmp(tb);
+          runtime::device_buffer tmp(tb);
           baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, tmp.get(), tb);
         }
         if (any_offsets) {
-          offs[s] = device_buffer();  // free the previous distribution's first
-          offs[s] = device_buffer(8 * static_cast<std::size_t>(segs + 1));
+          offs[s] = runtime::device_buffer();  // free the previous distribution's first
+          offs[s] = runtime::device_buffer(8 * static_cast<std::size_t>(segs + 1));
           std::size_t tb = 0;
           baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, nullptr, tb);
-          device_buffer tmp(tb);
+          runtime::device_buffer tmp(tb);
           baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, tmp.get(), tb);
           ins[s].offsets = offs[s].as<std::int64_t>();
         }
-        cuda_check(cudaDeviceSynchronize(), "input preparation");
+        runtime::check(cudaDeviceSynchronize(), "input preparation");
       }
       for (auto* k : kernels) {
         if (unsegmented(k->kind) || !k->unavailable.empty()) continue;
@@ -271,8 +273,8 @@ int run_bench(const bench_options& o, std::ostream& os) {
         .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
         .field("sm_clock_khz", dev.sm_clock_khz)
         .end_object();
-    j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
-    j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
+    j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
+    j.field("cuda_driver_version", runtime::cuda_version_string(dev.driver_version));
     j.field("n", n).field("reps", o.reps).field("warmup", o.warmup).field("input_sets", sets);
     j.field("working_set_bytes", static_cast<std::uint64_t>(set_bytes * sets));
     j.field("seed", o.seed).field("pointer_offset_items", o.offset);

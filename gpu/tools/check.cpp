@@ -7,7 +7,9 @@
 #include <map>
 #include <memory>
 
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "json.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
@@ -27,7 +29,7 @@ template <class T>
 std::unique_ptr<T[]> download(const void* src, std::int64_t count) {
   std::unique_ptr<T[]> h(new T[static_cast<std::size_t>(std::max<std::int64_t>(count, 1))]);
   if (count > 0)
-    cuda_check(cudaMemcpy(h.get(), src, sizeof(T) * static_cast<std::size_t>(count), cudaMemcpyDeviceToHost),
+    runtime::check(cudaMemcpy(h.get(), src, sizeof(T) * static_cast<std::size_t>(count), cudaMemcpyDeviceToHost),
                "cudaMemcpy to host");
   return h;
 }
@@ -36,7 +38,7 @@ std::unique_ptr<T[]> download(const void* src, std::int64_t count) {
 bool poison_intact(const unsigned char* p, std::size_t bytes) {
   if (bytes == 0) return true;
   std::vector<unsigned char> h(bytes);
-  cuda_check(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  runtime::check(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
   return std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == 0xff; });
 }
 
@@ -45,7 +47,7 @@ bool poison_intact(const unsigned char* p, std::size_t bytes) {
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
                                      std::int64_t n, const distribution& d, std::uint64_t seed,
                                      bool with_unsegmented, std::int64_t offset) {
-  host_buffer hxb(static_cast<std::size_t>(n) * 4), hfb(static_cast<std::size_t>(n));
+  runtime::host_buffer hxb(static_cast<std::size_t>(n) * 4), hfb(static_cast<std::size_t>(n));
   fill_values(t, hxb.as<unsigned char>(), n, seed);
   fill_flags(d, hfb.as<std::uint8_t>(), n, seed);
   return check_data(kernels, t, hxb.as<unsigned char>(), hfb.as<std::uint8_t>(), n, d.name(), with_unsegmented,
@@ -62,7 +64,7 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
   if (ks.empty()) return results;
 
   const auto vbytes = static_cast<std::size_t>(n) * 4;
-  host_buffer houtb(vbytes);
+  runtime::host_buffer houtb(vbytes);
   const auto* hx = static_cast<const unsigned char*>(x);
   const std::uint8_t* hf = flags;
   auto* hout = houtb.as<unsigned char>();
@@ -97,31 +99,31 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
   const auto pad = static_cast<std::size_t>(offset);
   constexpr std::size_t guard = 64;
   const std::size_t base = 2 * vbytes + static_cast<std::size_t>(n) + 9 * pad + guard;
-  if (base + memory_margin > free_device_bytes())
+  if (base + memory_margin > runtime::free_device_bytes())
     return skip_all("needs " + gib(double(base + memory_margin)) + " of device memory, " +
-                    gib(double(free_device_bytes())) + " free");
-  device_buffer dx, dflags, dout;
+                    gib(double(runtime::free_device_bytes())) + " free");
+  runtime::device_buffer dx, dflags, dout;
   try {
-    dx = device_buffer(vbytes + 4 * pad);
-    dflags = device_buffer(static_cast<std::size_t>(n) + pad);
-    dout = device_buffer(vbytes + 4 * pad + guard);
+    dx = runtime::device_buffer(vbytes + 4 * pad);
+    dflags = runtime::device_buffer(static_cast<std::size_t>(n) + pad);
+    dout = runtime::device_buffer(vbytes + 4 * pad + guard);
   } catch (const cuda_error& e) {
     return skip_all(e.what());
   }
   auto* x_at = dx.as<unsigned char>() + 4 * pad;
   auto* flags_at = dflags.as<std::uint8_t>() + pad;
   auto* out_at = dout.as<unsigned char>() + 4 * pad;
-  cuda_check(cudaMemset(dx.get(), 0xff, 4 * pad), "cudaMemset");        // NaN / -1 before x
-  cuda_check(cudaMemset(dflags.get(), 0x01, pad), "cudaMemset");        // starts before flags
-  cuda_check(cudaMemcpy(x_at, hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
-  cuda_check(cudaMemcpy(flags_at, hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  runtime::check(cudaMemset(dx.get(), 0xff, 4 * pad), "cudaMemset");        // NaN / -1 before x
+  runtime::check(cudaMemset(dflags.get(), 0x01, pad), "cudaMemset");        // starts before flags
+  runtime::check(cudaMemcpy(x_at, hx, vbytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+  runtime::check(cudaMemcpy(flags_at, hf, static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   device_inputs in{};
   in.type = t;
   in.n = n;
   in.x = x_at;
   in.flags = flags_at;
   in.num_segments = segs;
-  device_buffer keys, byte_keys, offsets, scd_offsets, scd_count;
+  runtime::device_buffer keys, byte_keys, offsets, scd_offsets, scd_count;
 
   for (auto* k : ks) {
     check_result r = result_for(k);
@@ -138,70 +140,70 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
       if (k->needs_byte_keys && byte_keys.get() == nullptr) extra += static_cast<std::size_t>(n);
       if (k->needs_offsets && offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(segs + 1);
       if (k->reports_offsets && scd_offsets.get() == nullptr) extra += 8 * static_cast<std::size_t>(n + 2);
-      if (extra + memory_margin > free_device_bytes()) {
+      if (extra + memory_margin > runtime::free_device_bytes()) {
         r.status = "SKIPPED";
         r.detail = "needs " + gib(double(extra + memory_margin)) + " more device memory, " +
-                   gib(double(free_device_bytes())) + " free";
+                   gib(double(runtime::free_device_bytes())) + " free";
         results.push_back(r);
         continue;
       }
       if (k->needs_keys && keys.get() == nullptr) {  // preparation, as the benchmarks do it
-        keys = device_buffer(vbytes);
+        keys = runtime::device_buffer(vbytes);
         std::size_t tb = 0;
         baselines::make_segment_keys(in.flags, keys.as<std::int32_t>(), n, nullptr, tb);
-        device_buffer tmp(tb);
+        runtime::device_buffer tmp(tb);
         baselines::make_segment_keys(in.flags, keys.as<std::int32_t>(), n, tmp.get(), tb);
-        cuda_check(cudaDeviceSynchronize(), "make_segment_keys");
+        runtime::check(cudaDeviceSynchronize(), "make_segment_keys");
         in.keys = keys.as<std::int32_t>();
       }
       if (k->needs_byte_keys && byte_keys.get() == nullptr) {
-        byte_keys = device_buffer(static_cast<std::size_t>(n));
+        byte_keys = runtime::device_buffer(static_cast<std::size_t>(n));
         std::size_t tb = 0;
         baselines::make_segment_keys(in.flags, byte_keys.as<std::uint8_t>(), n, nullptr, tb);
-        device_buffer tmp(tb);
+        runtime::device_buffer tmp(tb);
         baselines::make_segment_keys(in.flags, byte_keys.as<std::uint8_t>(), n, tmp.get(), tb);
-        cuda_check(cudaDeviceSynchronize(), "make_segment_keys");
+        runtime::check(cudaDeviceSynchronize(), "make_segment_keys");
         in.byte_keys = byte_keys.as<std::uint8_t>();
       }
       if (k->needs_offsets && offsets.get() == nullptr) {
-        offsets = device_buffer(8 * static_cast<std::size_t>(segs + 1));
-        device_buffer count(8);
+        offsets = runtime::device_buffer(8 * static_cast<std::size_t>(segs + 1));
+        runtime::device_buffer count(8);
         std::size_t tb = 0;
         baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, nullptr, tb);
-        device_buffer tmp(tb);
+        runtime::device_buffer tmp(tb);
         baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, tmp.get(), tb);
         std::int64_t got = 0;
-        cuda_check(cudaMemcpy(&got, count.get(), 8, cudaMemcpyDeviceToHost), "make_segment_offsets");
+        runtime::check(cudaMemcpy(&got, count.get(), 8, cudaMemcpyDeviceToHost), "make_segment_offsets");
         if (got != segs) throw cuda_error("make_segment_offsets counted " + std::to_string(got) + " segments, expected " + std::to_string(segs));
         in.offsets = offsets.as<std::int64_t>();
       }
       device_outputs o{out_at, nullptr, nullptr};
       if (k->reports_offsets) {
         if (scd_offsets.get() == nullptr) {
-          scd_offsets = device_buffer(8 * static_cast<std::size_t>(n + 1));
-          scd_count = device_buffer(8);
+          scd_offsets = runtime::device_buffer(8 * static_cast<std::size_t>(n + 1));
+          scd_count = runtime::device_buffer(8);
         }
         o.offsets = scd_offsets.as<std::int64_t>();
         o.num_segments = scd_count.as<std::int64_t>();
-        cuda_check(cudaMemset(o.offsets, 0xff, scd_offsets.bytes()), "cudaMemset");
-        cuda_check(cudaMemset(o.num_segments, 0xff, 8), "cudaMemset");
+        runtime::check(cudaMemset(o.offsets, 0xff, scd_offsets.bytes()), "cudaMemset");
+        runtime::check(cudaMemset(o.num_segments, 0xff, 8), "cudaMemset");
       }
-      cuda_check(cudaMemset(dout.get(), 0xff, dout.bytes()), "cudaMemset");  // poison: NaN / -1
+      runtime::check(cudaMemset(dout.get(), 0xff, dout.bytes()), "cudaMemset");  // poison: NaN / -1
       std::size_t tb = 0;
       k->run(in, o, nullptr, tb, nullptr);
-      device_buffer temp(std::max<std::size_t>(tb, 1));
+      runtime::device_buffer temp(std::max<std::size_t>(tb, 1));
       k->run(in, o, temp.get(), tb, nullptr);
-      cuda_check(cudaDeviceSynchronize(), k->name);
-      cuda_check(cudaGetLastError(), k->name);
+      runtime::check(cudaDeviceSynchronize(), k->name);
+      runtime::check(cudaGetLastError(), k->name);
       const bool guards_ok = poison_intact(dout.as<unsigned char>(), 4 * pad) &&
                              poison_intact(out_at + vbytes, guard);
 
       if (k->kind == op::copy || k->kind == op::scan || k->kind == op::segmented_scan)
-        cuda_check(cudaMemcpy(hout, out_at, vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+        runtime::check(cudaMemcpy(hout, out_at, vbytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
       if (k->kind == op::copy) {
         r.v = verify_copy(hx, hout, static_cast<std::int64_t>(vbytes));
       } else if (k->kind == op::reduce) {
-        cuda_check(cudaMemcpy(hout, out_at, 4, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+        runtime::check(cudaMemcpy(hout, out_at, 4, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
         r.v = verify_reduce(t, hx, hout, n);
       } else if (k->kind == op::scan || k->kind == op::segmented_scan) {
         r.v = verify_segmented_scan(t, hx, k->kind == op::scan ? nullptr : hf, hout, n, k->speculation_block);
@@ -209,11 +211,11 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
         std::int64_t reported = segs;
         std::unique_ptr<std::int64_t[]> hoff;
         if (k->reports_offsets) {
-          cuda_check(cudaMemcpy(&reported, o.num_segments, 8, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+          runtime::check(cudaMemcpy(&reported, o.num_segments, 8, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
           if (reported == segs) hoff = download<std::int64_t>(o.offsets, segs + 1);
         }
         if (reported == segs && segs > 0)
-          cuda_check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
+          runtime::check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
                      "cudaMemcpy to host");
         r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n, k->speculation_block);
       }
@@ -305,7 +307,7 @@ void print_row(std::ostream& os, const check_result& r) {
   os << '\n';
 }
 
-void write_json(const std::string& path, const check_options& o, const device_info& dev,
+void write_json(const std::string& path, const check_options& o, const runtime::device_info& dev,
                 const std::vector<check_result>& all, double seconds) {
   std::ofstream f(path);
   if (!f) throw std::runtime_error("cannot write " + path);
@@ -318,8 +320,8 @@ void write_json(const std::string& path, const check_options& o, const device_in
       .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
       .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
       .end_object();
-  j.field("cuda_runtime_version", cuda_version_string(dev.runtime_version));
-  j.field("cuda_driver_version", cuda_version_string(dev.driver_version));
+  j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
+  j.field("cuda_driver_version", runtime::cuda_version_string(dev.driver_version));
   j.field("seed", o.seed).field("quick", o.quick).field("wall_time_s", seconds);
   j.field("f32_bound", "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
                       "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
@@ -388,11 +390,11 @@ void write_result_fields(json_writer& j, const check_result& r) {
 }
 
 int run_check(const check_options& o, std::ostream& os) {
-  const device_info dev = require_device();
+  const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   const auto cases = plan(o);
   os << "mmvram-gpu check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
-     << cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")
+     << runtime::cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")
      << ", " << cases.size() << " cases\n";
   char head[256];
   std::snprintf(head, sizeof head, "%-26s %-4s %12s %-16s %10s %10s %8s %5s  %s\n", "kernel", "type", "n",

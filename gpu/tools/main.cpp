@@ -17,7 +17,9 @@
 #include "accuracy.hpp"
 #include "bench.hpp"
 #include "check.hpp"
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/gpu/machine/backend_compare.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
@@ -25,6 +27,7 @@
 namespace {
 
 using namespace mmv::gpu::harness;
+namespace runtime = mmv::gpu::runtime;
 
 const char* usage =
     "usage: mmvram-gpu check [--quick] [--no-big] [--seed S] [--kernels LIST] [--dtypes LIST]\n"
@@ -152,9 +155,9 @@ bool each_option(int argc, char** argv, F&& handle) {
 
 // Whether a CUDA device is usable; prints why subcommand `cmd` cannot run when not.
 bool have_device(const char* cmd) {
-  device_info dev;
+  runtime::device_info dev;
   std::string why;
-  if (current_device(dev, why)) return true;
+  if (runtime::current_device(dev, why)) return true;
   std::cerr << "mmvram-gpu: no CUDA device (" << why << "); " << cmd << " needs a GPU\n";
   return false;
 }

@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "inputs.hpp"
 #include "json.hpp"
 #include "mmvram/gpu/state_passing.hpp"
@@ -80,7 +82,7 @@ struct timing {
 timing time_calls(const state_passing_options& o, const std::function<void()>& call) {
   for (int i = 0; i < o.warmup; ++i) call();
   std::vector<double> us;
-  event_timer t;
+  runtime::event_timer t;
   for (int r = 0; r < o.reps; ++r) {
     t.start(nullptr);
     for (int c = 0; c < o.calls; ++c) call();
@@ -104,16 +106,16 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
     local_bf16[i] = to_bf16_bits(b.local[i]);
     rounded[i] = from_bf16_bits(local_bf16[i]);
   }
-  device_buffer d_local(n * 4), d_bf16(n * 2), d_out(n * 4), d_decay(b.log_decay.size() * 4), d_starts(b.starts.size()),
+  runtime::device_buffer d_local(n * 4), d_bf16(n * 2), d_out(n * 4), d_decay(b.log_decay.size() * 4), d_starts(b.starts.size()),
       d_offsets(b.offsets.size() * 8);
-  cuda_check(cudaMemcpy(d_local.get(), b.local.data(), n * 4, cudaMemcpyHostToDevice), "upload");
-  cuda_check(cudaMemcpy(d_bf16.get(), local_bf16.data(), n * 2, cudaMemcpyHostToDevice), "upload");
-  cuda_check(cudaMemcpy(d_decay.get(), b.log_decay.data(), b.log_decay.size() * 4, cudaMemcpyHostToDevice), "upload");
-  cuda_check(cudaMemcpy(d_starts.get(), b.starts.data(), b.starts.size(), cudaMemcpyHostToDevice), "upload");
-  cuda_check(cudaMemcpy(d_offsets.get(), b.offsets.data(), b.offsets.size() * 8, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_local.get(), b.local.data(), n * 4, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_bf16.get(), local_bf16.data(), n * 2, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_decay.get(), b.log_decay.data(), b.log_decay.size() * 4, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_starts.get(), b.starts.data(), b.starts.size(), cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_offsets.get(), b.offsets.data(), b.offsets.size() * 8, cudaMemcpyHostToDevice), "upload");
 
   const timing copy = time_calls(o, [&] {
-    cuda_check(cudaMemcpyAsync(d_out.get(), d_local.get(), n * 4, cudaMemcpyDeviceToDevice, nullptr), "copy");
+    runtime::check(cudaMemcpyAsync(d_out.get(), d_local.get(), n * 4, cudaMemcpyDeviceToDevice, nullptr), "copy");
   });
   const double copy_gbs = 2.0 * n * 4 / (copy.median_us * 1e3);
   struct row {
@@ -126,9 +128,9 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
   auto measure = [&](const std::string& name, bool bf16, bool segmented, bool speculative,
                      const std::function<void()>& call) {
     call();
-    cuda_check(cudaDeviceSynchronize(), name);
+    runtime::check(cudaDeviceSynchronize(), name);
     std::vector<float> got(n);
-    cuda_check(cudaMemcpy(got.data(), d_out.get(), n * 4, cudaMemcpyDeviceToHost), "download");
+    runtime::check(cudaMemcpy(got.data(), d_out.get(), n * 4, cudaMemcpyDeviceToHost), "download");
     double err = 0;
     const bool ok = verify(b, o, bf16 ? rounded : b.local, got, segmented, speculative || !segmented, err);
     const timing t = time_calls(o, call);
@@ -158,9 +160,9 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
                                d_out.as<float>(), shape);
   });
 
-  device_info dev;
+  runtime::device_info dev;
   std::string why;
-  current_device(dev, why);
+  runtime::current_device(dev, why);
   if (!o.out_path.empty()) {
     std::ofstream f(o.out_path);
     if (!f) throw std::runtime_error("cannot write " + o.out_path);

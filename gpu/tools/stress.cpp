@@ -12,7 +12,9 @@
 #include <sstream>
 #include <thread>
 
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "json.hpp"
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
@@ -30,7 +32,7 @@ constexpr unsigned char kPoison = 0xff;
 // A page-locked host allocation (async copies on the worker's stream need it).
 class pinned {
  public:
-  explicit pinned(std::size_t bytes) { cuda_check(cudaMallocHost(&p_, std::max<std::size_t>(bytes, 1)), "cudaMallocHost"); }
+  explicit pinned(std::size_t bytes) { runtime::check(cudaMallocHost(&p_, std::max<std::size_t>(bytes, 1)), "cudaMallocHost"); }
   pinned(const pinned&) = delete;
   pinned& operator=(const pinned&) = delete;
   ~pinned() { cudaFreeHost(p_); }
@@ -41,18 +43,6 @@ class pinned {
 };
 
 // A non-blocking stream owned by one worker.
-class own_stream {
- public:
-  own_stream() { cuda_check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags"); }
-  own_stream(const own_stream&) = delete;
-  own_stream& operator=(const own_stream&) = delete;
-  ~own_stream() { cudaStreamDestroy(s_); }
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
 bool all_poison(const unsigned char* p, std::size_t bytes) {
   return std::all_of(p, p + bytes, [](unsigned char b) { return b == kPoison; });
 }
@@ -87,8 +77,8 @@ std::string descriptor_summary(const void* temp, std::size_t temp_bytes, std::in
   const std::size_t word_bytes = two_chains ? 16 : 8, desc = (std::size_t(tiles) * word_bytes + 255) / 256 * 256;
   if (desc + 8 > temp_bytes) return "";
   std::vector<std::uint64_t> h(desc / 8 + 1);
-  cuda_check(cudaMemcpyAsync(h.data(), temp, desc + 8, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  runtime::check(cudaMemcpyAsync(h.data(), temp, desc + 8, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  runtime::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   std::int64_t status[4] = {};
   for (std::int64_t t = 0; t < tiles; ++t) ++status[(h[std::size_t(t) * (word_bytes / 8)] >> 32) & 3u];
   std::ostringstream os;
@@ -102,7 +92,7 @@ std::string descriptor_summary(const void* temp, std::size_t temp_bytes, std::in
 struct fused_buffers {
   std::int64_t min_n, max_n;
   std::size_t out_bytes, off_bytes, temp_bytes;
-  device_buffer x, flags, out, offsets, count, temp;
+  runtime::device_buffer x, flags, out, offsets, count, temp;
   pinned hx, hf, hout, hoff, hcount;
 
   fused_buffers(std::int64_t lo, std::int64_t n, std::size_t temp_size)
@@ -158,12 +148,12 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
   auto* out_at = b.out.as<unsigned char>() + kGuard + 4 * oo;
   auto* off_at = reinterpret_cast<std::int64_t*>(b.offsets.as<unsigned char>() + kGuard) + ok;
   auto* count_at = reinterpret_cast<std::int64_t*>(b.count.as<unsigned char>() + kGuard);
-  cuda_check(cudaMemcpyAsync(x_at, b.hx.as<void>(), 4 * std::size_t(n), cudaMemcpyHostToDevice, stream), "upload");
-  cuda_check(cudaMemcpyAsync(flags_at, b.hf.as<void>(), std::size_t(n), cudaMemcpyHostToDevice, stream), "upload");
-  cuda_check(cudaMemsetAsync(b.out.get(), kPoison, b.out_bytes, stream), "poison");
+  runtime::check(cudaMemcpyAsync(x_at, b.hx.as<void>(), 4 * std::size_t(n), cudaMemcpyHostToDevice, stream), "upload");
+  runtime::check(cudaMemcpyAsync(flags_at, b.hf.as<void>(), std::size_t(n), cudaMemcpyHostToDevice, stream), "upload");
+  runtime::check(cudaMemsetAsync(b.out.get(), kPoison, b.out_bytes, stream), "poison");
   if (sum) {
-    cuda_check(cudaMemsetAsync(b.offsets.get(), kPoison, b.off_bytes, stream), "poison");
-    cuda_check(cudaMemsetAsync(b.count.get(), kPoison, 2 * kGuard + 8, stream), "poison");
+    runtime::check(cudaMemsetAsync(b.offsets.get(), kPoison, b.off_bytes, stream), "poison");
+    runtime::check(cudaMemsetAsync(b.count.get(), kPoison, 2 * kGuard + 8, stream), "poison");
   }
   device_inputs in;
   in.type = t;
@@ -176,12 +166,12 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
   k.run(in, o, nullptr, tb, stream);
   if (tb > b.temp_bytes) return "temporary storage of " + std::to_string(tb) + " bytes exceeds the stress's";
   k.run(in, o, b.temp.get(), tb, stream);
-  cuda_check(cudaMemcpyAsync(b.hout.as<void>(), b.out.get(), b.out_bytes, cudaMemcpyDeviceToHost, stream), "download");
+  runtime::check(cudaMemcpyAsync(b.hout.as<void>(), b.out.get(), b.out_bytes, cudaMemcpyDeviceToHost, stream), "download");
   if (sum) {
-    cuda_check(cudaMemcpyAsync(b.hoff.as<void>(), b.offsets.get(), b.off_bytes, cudaMemcpyDeviceToHost, stream), "download");
-    cuda_check(cudaMemcpyAsync(b.hcount.as<void>(), b.count.get(), 2 * kGuard + 8, cudaMemcpyDeviceToHost, stream), "download");
+    runtime::check(cudaMemcpyAsync(b.hoff.as<void>(), b.offsets.get(), b.off_bytes, cudaMemcpyDeviceToHost, stream), "download");
+    runtime::check(cudaMemcpyAsync(b.hcount.as<void>(), b.count.get(), 2 * kGuard + 8, cudaMemcpyDeviceToHost, stream), "download");
   }
-  cuda_check(cudaStreamSynchronize(stream), k.name);
+  runtime::check(cudaStreamSynchronize(stream), k.name);
 
   const auto* hout = b.hout.as<unsigned char>();
   std::int64_t reported = segs;
@@ -232,7 +222,7 @@ constexpr int kMaxHeads = 4, kMaxRows = 8, kMaxCols = 64;
 constexpr std::int64_t kMaxStates = kMaxChunks * kMaxHeads * kMaxRows * kMaxCols;
 
 struct state_buffers {
-  device_buffer local{2 * kGuard + 4 * std::size_t(kMaxStates + 4)}, decay{4 * std::size_t(kMaxChunks * kMaxHeads * kMaxRows)},
+  runtime::device_buffer local{2 * kGuard + 4 * std::size_t(kMaxStates + 4)}, decay{4 * std::size_t(kMaxChunks * kMaxHeads * kMaxRows)},
       starts{std::size_t(kMaxChunks) + 1}, states{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
   pinned hlocal{4 * std::size_t(kMaxStates)}, hstates{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
 };
@@ -265,18 +255,18 @@ std::string state_passing_case(std::uint64_t case_seed, state_buffers& b, cudaSt
   auto* local_at = b.local.as<unsigned char>() + kGuard + elem * std::size_t(ol);
   auto* states_at = b.states.as<unsigned char>() + kGuard + 4 * std::size_t(os_);
   const std::size_t states_bytes = 2 * kGuard + 4 * std::size_t(kMaxStates + 4);
-  cuda_check(cudaMemcpyAsync(local_at, b.hlocal.as<void>(), elem * count, cudaMemcpyHostToDevice, stream), "upload");
-  cuda_check(cudaMemcpyAsync(b.decay.get(), decay.data(), 4 * decay.size(), cudaMemcpyHostToDevice, stream), "upload");
-  cuda_check(cudaMemcpyAsync(b.starts.get(), p.starts.data(), p.starts.size(), cudaMemcpyHostToDevice, stream), "upload");
-  cuda_check(cudaMemsetAsync(b.states.get(), kPoison, states_bytes, stream), "poison");
+  runtime::check(cudaMemcpyAsync(local_at, b.hlocal.as<void>(), elem * count, cudaMemcpyHostToDevice, stream), "upload");
+  runtime::check(cudaMemcpyAsync(b.decay.get(), decay.data(), 4 * decay.size(), cudaMemcpyHostToDevice, stream), "upload");
+  runtime::check(cudaMemcpyAsync(b.starts.get(), p.starts.data(), p.starts.size(), cudaMemcpyHostToDevice, stream), "upload");
+  runtime::check(cudaMemsetAsync(b.states.get(), kPoison, states_bytes, stream), "poison");
   if (bf16)
     state_passing(reinterpret_cast<const std::uint16_t*>(local_at), b.decay.as<float>(), b.starts.as<std::uint8_t>(),
                   reinterpret_cast<float*>(states_at), p.shape, m, stream);
   else
     state_passing(reinterpret_cast<const float*>(local_at), b.decay.as<float>(), b.starts.as<std::uint8_t>(),
                   reinterpret_cast<float*>(states_at), p.shape, m, stream);
-  cuda_check(cudaMemcpyAsync(b.hstates.as<void>(), b.states.get(), states_bytes, cudaMemcpyDeviceToHost, stream), "download");
-  cuda_check(cudaStreamSynchronize(stream), name);
+  runtime::check(cudaMemcpyAsync(b.hstates.as<void>(), b.states.get(), states_bytes, cudaMemcpyDeviceToHost, stream), "download");
+  runtime::check(cudaStreamSynchronize(stream), name);
   const auto* hs = b.hstates.as<unsigned char>();
   const std::size_t begin = kGuard + 4 * std::size_t(os_), end = begin + 4 * count;
   std::ostringstream os;
@@ -330,7 +320,7 @@ struct stress_state {
 };
 
 void fused_worker(stress_state& st, const std::vector<const kernel_info*>& ks, std::size_t temp_size, int index) {
-  own_stream stream;
+  runtime::stream stream;
   fused_buffers fb(st.o.min_n, st.o.max_n, temp_size);
   std::unique_ptr<state_buffers> sb;
   if (st.o.state_passing) sb = std::make_unique<state_buffers>();
@@ -370,15 +360,15 @@ void extra_worker(stress_state& st) {
 // Keeps the SMs busy until the stress ends: a 2^26-item scan, over and over, on its own stream.
 void load_worker(stress_state& st) {
   constexpr std::int64_t n = std::int64_t{1} << 26;
-  own_stream stream;
-  device_buffer x(4 * std::size_t(n)), out(4 * std::size_t(n));
-  cuda_check(cudaMemsetAsync(x.get(), 0, 4 * std::size_t(n), stream.get()), "cudaMemsetAsync");
+  runtime::stream stream;
+  runtime::device_buffer x(4 * std::size_t(n)), out(4 * std::size_t(n));
+  runtime::check(cudaMemsetAsync(x.get(), 0, 4 * std::size_t(n), stream.get()), "cudaMemsetAsync");
   std::size_t tb = 0;
   matmul_scan(x.as<float>(), out.as<float>(), n, nullptr, tb, stream.get());
-  device_buffer temp(tb);
+  runtime::device_buffer temp(tb);
   while (!st.stop && std::chrono::steady_clock::now() < st.deadline) {
     matmul_scan(x.as<float>(), out.as<float>(), n, temp.get(), tb, stream.get());
-    cuda_check(cudaStreamSynchronize(stream.get()), "load");
+    runtime::check(cudaStreamSynchronize(stream.get()), "load");
   }
 }
 
@@ -417,9 +407,9 @@ stress_report run_stress(const stress_options& o, std::ostream* log) {
 }
 
 int run_stress_command(const stress_options& o, std::ostream& os) {
-  device_info dev;
+  runtime::device_info dev;
   std::string why;
-  current_device(dev, why);
+  runtime::current_device(dev, why);
   os << "stress: " << o.threads << " threads" << (o.extra_case ? " + " + o.extra_name : std::string())
      << (o.load ? " + load" : "") << ", " << o.seconds << " s, n in [" << o.min_n << ", " << o.max_n << "], seed " << o.seed << " on "
      << dev.name << std::endl;
@@ -433,7 +423,7 @@ int run_stress_command(const stress_options& o, std::ostream& os) {
     std::ofstream f(o.json_path);
     json_writer j(f);
     j.begin_object().field("schema", "mmvram-gpu-stress/1").field("gpu", dev.name)
-        .field("driver", cuda_version_string(dev.driver_version)).field("seed", o.seed).field("threads", o.threads)
+        .field("driver", runtime::cuda_version_string(dev.driver_version)).field("seed", o.seed).field("threads", o.threads)
         .field("min_n", o.min_n).field("max_n", o.max_n).field("kernels", o.kernels).field("state_passing", o.state_passing)
         .field("load", o.load).field("extra", o.extra_name).field("seconds", r.seconds).field("cases", r.cases)
         .field("failures", r.failures);

@@ -29,7 +29,8 @@ def extension():
             name="mmvram_state_passing_ext",
             sources=[str(pathlib.Path(__file__).with_name("state_passing_binding.cpp")),
                      str(_ROOT / "gpu" / "src" / "state_passing.cu")],
-            extra_include_paths=[str(_ROOT / "gpu" / "include"), str(_ROOT / "gpu" / "src")],
+            extra_include_paths=[str(_ROOT / "gpu" / "include"), str(_ROOT / "gpu" / "src"),
+                                str(_ROOT / "gpu" / "runtime" / "include")],
             extra_cuda_cflags=["-O3", f"-gencode=arch=compute_{arch},code=sm_{arch}", "--expt-relaxed-constexpr"],
             extra_cflags=["-O3"])
     return _ext

@@ -7,13 +7,16 @@
 
 #include "catch.hpp"
 #include "check.hpp"
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace {
 
 using namespace mmv::gpu::harness;
+namespace runtime = mmv::gpu::runtime;
 
 std::vector<const kernel_info*> kernels_named(const std::string& spec) {
   std::string err;
@@ -111,22 +114,22 @@ TEST_CASE("the tile clock probe records every tile and leaves the results as the
     flags[i] = i % 37 == 3;
     want[i] = (i == 0 || flags[i]) ? x[i] : want[i - 1] + x[i];  // small integers: exact in fp32
   }
-  device_buffer dx(4 * x.size()), dflags(flags.size()), dout(4 * x.size()), dcycles(8 * std::size_t(tiles));
-  cuda_check(cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice), "copy x");
-  cuda_check(cudaMemcpy(dflags.get(), flags.data(), dflags.bytes(), cudaMemcpyHostToDevice), "copy flags");
+  runtime::device_buffer dx(4 * x.size()), dflags(flags.size()), dout(4 * x.size()), dcycles(8 * std::size_t(tiles));
+  runtime::check(cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice), "copy x");
+  runtime::check(cudaMemcpy(dflags.get(), flags.data(), dflags.bytes(), cudaMemcpyHostToDevice), "copy flags");
   for (auto v : {ab::variant::cuda_cores, ab::variant::tensor_cores, ab::variant::tensor_core_rows,
                  ab::variant::tensor_core_warp}) {
     INFO(ab::variant_name(v));
-    cuda_check(cudaMemset(dcycles.get(), 0, dcycles.bytes()), "clear cycles");
+    runtime::check(cudaMemset(dcycles.get(), 0, dcycles.bytes()), "clear cycles");
     std::size_t tb = 0;
     ab::sscr_segmented_scan(v, dx.as<float>(), dflags.as<std::uint8_t>(), dout.as<float>(), n, nullptr, tb);
-    device_buffer temp(tb);
+    runtime::device_buffer temp(tb);
     ab::sscr_segmented_scan(v, dx.as<float>(), dflags.as<std::uint8_t>(), dout.as<float>(), n, temp.get(), tb,
                             nullptr, dcycles.as<long long>());
     std::vector<float> got(x.size());
     std::vector<long long> cycles(static_cast<std::size_t>(tiles));
-    cuda_check(cudaMemcpy(got.data(), dout.get(), dout.bytes(), cudaMemcpyDeviceToHost), "copy out");
-    cuda_check(cudaMemcpy(cycles.data(), dcycles.get(), dcycles.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
+    runtime::check(cudaMemcpy(got.data(), dout.get(), dout.bytes(), cudaMemcpyDeviceToHost), "copy out");
+    runtime::check(cudaMemcpy(cycles.data(), dcycles.get(), dcycles.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
     CHECK(got == want);
     for (long long c : cycles) CHECK((c > 0 && c < (1LL << 40)));
   }

@@ -23,12 +23,15 @@
 
 #include "catch.hpp"
 #include "check.hpp"
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace {
 
 using namespace mmv::gpu::harness;
+namespace runtime = mmv::gpu::runtime;
 
 int value_class(float v) { return std::isnan(v) ? 3 : std::isinf(v) ? (v > 0 ? 1 : 2) : 0; }
 const char* class_name(int c) { return c == 0 ? "finite" : c == 1 ? "+inf" : c == 2 ? "-inf" : "NaN"; }
@@ -43,10 +46,10 @@ struct special_case {
 // Runs kernel k (a scan or a segmented sum) on host data; returns out (n values) or the sums.
 std::vector<float> run_on_device(const kernel_info& k, const special_case& c) {
   const auto n = static_cast<std::int64_t>(c.x.size());
-  device_buffer x(4 * c.x.size()), flags(c.flags.size()), out(4 * c.x.size()), offsets(8 * (c.x.size() + 1)),
+  runtime::device_buffer x(4 * c.x.size()), flags(c.flags.size()), out(4 * c.x.size()), offsets(8 * (c.x.size() + 1)),
       count(8), sums_offsets(8 * (c.x.size() + 1));
-  cuda_check(cudaMemcpy(x.get(), c.x.data(), x.bytes(), cudaMemcpyHostToDevice), "upload");
-  cuda_check(cudaMemcpy(flags.get(), c.flags.data(), flags.bytes(), cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(x.get(), c.x.data(), x.bytes(), cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(flags.get(), c.flags.data(), flags.bytes(), cudaMemcpyHostToDevice), "upload");
   std::int64_t segs = 0;
   for (std::int64_t i = 0; i < n; ++i) segs += i == 0 || c.flags[i] != 0;
   device_inputs in{};
@@ -58,18 +61,18 @@ std::vector<float> run_on_device(const kernel_info& k, const special_case& c) {
   if (k.needs_offsets) {
     std::size_t tb = 0;
     mmv::gpu::baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, nullptr, tb);
-    device_buffer tmp(tb);
+    runtime::device_buffer tmp(tb);
     mmv::gpu::baselines::make_segment_offsets(in.flags, offsets.as<std::int64_t>(), count.as<std::int64_t>(), n, tmp.get(), tb);
     in.offsets = offsets.as<std::int64_t>();
   }
   const device_outputs o{out.get(), sums_offsets.as<std::int64_t>(), count.as<std::int64_t>()};
   std::size_t tb = 0;
   k.run(in, o, nullptr, tb, nullptr);
-  device_buffer temp(std::max<std::size_t>(tb, 1));
+  runtime::device_buffer temp(std::max<std::size_t>(tb, 1));
   k.run(in, o, temp.get(), tb, nullptr);
-  cuda_check(cudaDeviceSynchronize(), k.name);
+  runtime::check(cudaDeviceSynchronize(), k.name);
   std::vector<float> h(k.kind == op::segmented_sum ? static_cast<std::size_t>(segs) : c.x.size());
-  cuda_check(cudaMemcpy(h.data(), out.get(), 4 * h.size(), cudaMemcpyDeviceToHost), "download");
+  runtime::check(cudaMemcpy(h.data(), out.get(), 4 * h.size(), cudaMemcpyDeviceToHost), "download");
   return h;
 }
 

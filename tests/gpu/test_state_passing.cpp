@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "cuda_util.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 #include "inputs.hpp"
 #include "state_passing_reference.hpp"
 #include "mmvram/gpu/state_passing.hpp"
@@ -16,8 +18,7 @@
 namespace {
 
 using namespace mmv::gpu;
-using harness::cuda_check;
-using harness::device_buffer;
+using runtime::device_buffer;
 using method = state_passing_method;
 
 using problem = harness::state_passing_problem;
@@ -30,17 +31,17 @@ std::vector<T> converted(const std::vector<double>& x) {
 }
 
 template <class T>
-device_buffer upload(const std::vector<T>& x, std::size_t offset_elems = 0) {
-  device_buffer d((x.size() + offset_elems) * sizeof(T) + 1);
+runtime::device_buffer upload(const std::vector<T>& x, std::size_t offset_elems = 0) {
+  runtime::device_buffer d((x.size() + offset_elems) * sizeof(T) + 1);
   if (!x.empty())
-    cuda_check(cudaMemcpy(d.as<T>() + offset_elems, x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    runtime::check(cudaMemcpy(d.as<T>() + offset_elems, x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
   return d;
 }
 
 template <class T>
 std::vector<T> download(const T* d, std::size_t n) {
   std::vector<T> x(n);
-  if (n) cuda_check(cudaMemcpy(x.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
+  if (n) runtime::check(cudaMemcpy(x.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
   return x;
 }
 
@@ -48,7 +49,7 @@ std::vector<T> download(const T* d, std::size_t n) {
 std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t offset = 0) {
   const auto decay = upload(converted<float>(p.log_decay));
   const auto starts = upload(p.starts);
-  device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
+  runtime::device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
   if (bf16) {
     std::vector<std::uint16_t> u(p.local.size());
     for (std::size_t i = 0; i < u.size(); ++i) u[i] = harness::to_bf16_bits(float(p.local[i]));
@@ -60,7 +61,7 @@ std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t of
     state_passing(local.as<float>() + offset, decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>() + offset,
                   p.shape, m);
   }
-  cuda_check(cudaDeviceSynchronize(), "state_passing");
+  runtime::check(cudaDeviceSynchronize(), "state_passing");
   return download(out.as<float>() + offset, p.local.size());
 }
 
@@ -116,7 +117,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   state_passing_reference(p, want, bound);
   const auto local = upload(p.local), decay = upload(p.log_decay);
   const auto starts = upload(p.starts);
-  device_buffer out(p.local.size() * sizeof(double));
+  runtime::device_buffer out(p.local.size() * sizeof(double));
   state_passing(local.as<double>(), decay.as<double>(), starts.as<std::uint8_t>(), out.as<double>(), p.shape,
                 method::cuda_core);
   const auto got = download(out.as<double>(), p.local.size());
@@ -131,7 +132,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   offsets.push_back(p.shape.chunks);
   const auto d_offsets = upload(offsets);
   const auto local32 = upload(converted<float>(p.local)), decay32 = upload(converted<float>(p.log_decay));
-  device_buffer out32(p.local.size() * sizeof(float));
+  runtime::device_buffer out32(p.local.size() * sizeof(float));
   state_passing_per_sequence(local32.as<float>(), decay32.as<float>(), d_offsets.as<std::int64_t>(),
                              std::int64_t(offsets.size()) - 1, out32.as<float>(), p.shape);
   const auto per_sequence = download(out32.as<float>(), p.local.size());
@@ -143,7 +144,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   for (auto& x : tail) x = std::normal_distribution<double>()(rng);
   for (auto& x : tail_l) x = -std::uniform_real_distribution<double>()(rng);
   const auto d_tail = upload(converted<float>(tail)), d_tail_l = upload(converted<float>(tail_l));
-  device_buffer finals(tail.size() * sizeof(float));
+  runtime::device_buffer finals(tail.size() * sizeof(float));
   for (bool with_tail : {false, true}) {
     state_passing_finals(out32.as<float>(), d_offsets.as<std::int64_t>(), sequences, with_tail ? d_tail.as<float>() : nullptr,
                          with_tail ? d_tail_l.as<float>() : nullptr, finals.as<float>(), p.shape);
@@ -230,7 +231,7 @@ TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1",
   shape.head_stride = p.shape.chunks;
   const auto local = upload(converted<float>(p.local)), decay = upload(head_major);
   const auto starts = upload(p.starts);
-  device_buffer out(p.local.size() * sizeof(float));
+  runtime::device_buffer out(p.local.size() * sizeof(float));
   for (method m : kFloatMethods) {
     INFO("method " << int(m));
     state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), shape, m);
@@ -241,7 +242,7 @@ TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1",
 
 TEST_CASE("state passing refuses bad shapes with an error", "[state_passing]") {
   state_passing_shape s{4, 1, 2, 16, decay_layout::per_row, 2, 2};
-  device_buffer d(4096);
+  runtime::device_buffer d(4096);
   REQUIRE_THROWS_AS(state_passing(d.as<float>(), d.as<float>(), nullptr, d.as<float>(), s, method::cuda_core), cuda_error);
   s.cols = 32;
   s.heads = 0;
@@ -262,20 +263,20 @@ TEST_CASE("state passing indexes past 2^31 elements", "[state_passing][big]") {
   // starts), l = 0xbcbcbcbc ≈ −0.0230; the output is filled with NaN bytes before every method.
   const std::int64_t g = (std::int64_t{1} << 21) + 17, lanes = 1024, total = g * lanes;
   std::size_t free_bytes = 0, total_bytes = 0;
-  cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  runtime::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   if (free_bytes < std::size_t(total) * 8 + (std::size_t{1} << 30)) {
     WARN("not enough device memory for the 2^31-element case: not run");
     return;
   }
   const state_passing_shape s{g, 1, 1, 1024, decay_layout::per_row, 1, 1};
-  const device_buffer local{std::size_t(total) * 4}, out{std::size_t(total) * 4}, decay{std::size_t(g) * 4};
-  const device_buffer starts{std::size_t(g)};
+  const runtime::device_buffer local{std::size_t(total) * 4}, out{std::size_t(total) * 4}, decay{std::size_t(g) * 4};
+  const runtime::device_buffer starts{std::size_t(g)};
   const std::int64_t restart = (std::int64_t{1} << 21) - 5;
-  cuda_check(cudaMemset(local.get(), 0x3c, std::size_t(restart * lanes) * 4), "memset");
-  cuda_check(cudaMemset(local.as<float>() + restart * lanes, 0x3d, std::size_t((g - restart) * lanes) * 4), "memset");
-  cuda_check(cudaMemset(decay.get(), 0xbc, decay.bytes()), "memset");
-  cuda_check(cudaMemset(starts.get(), 0, starts.bytes()), "memset");
-  cuda_check(cudaMemset(starts.as<std::uint8_t>() + restart, 1, 1), "memset");
+  runtime::check(cudaMemset(local.get(), 0x3c, std::size_t(restart * lanes) * 4), "memset");
+  runtime::check(cudaMemset(local.as<float>() + restart * lanes, 0x3d, std::size_t((g - restart) * lanes) * 4), "memset");
+  runtime::check(cudaMemset(decay.get(), 0xbc, decay.bytes()), "memset");
+  runtime::check(cudaMemset(starts.get(), 0, starts.bytes()), "memset");
+  runtime::check(cudaMemset(starts.as<std::uint8_t>() + restart, 1, 1), "memset");
   float u, u_after, l;
   const std::uint32_t ub = 0x3c3c3c3cu, ub_after = 0x3d3d3d3du, lb = 0xbcbcbcbcu;
   std::memcpy(&u, &ub, 4);
@@ -283,9 +284,9 @@ TEST_CASE("state passing indexes past 2^31 elements", "[state_passing][big]") {
   std::memcpy(&l, &lb, 4);
   for (method m : kFloatMethods) {
     INFO("method " << int(m));
-    cuda_check(cudaMemset(out.get(), 0xff, out.bytes()), "memset");
+    runtime::check(cudaMemset(out.get(), 0xff, out.bytes()), "memset");
     state_passing(local.as<float>(), decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>(), s, m);
-    cuda_check(cudaDeviceSynchronize(), "state_passing");
+    runtime::check(cudaDeviceSynchronize(), "state_passing");
     const auto tail = download(out.as<float>() + (restart - 3) * lanes, std::size_t(g - restart + 3) * lanes);
     double h_before = u / (1 - std::exp(double(l)));  // the fixed point, long reached
     for (std::int64_t j = restart - 3; j < g; ++j) {

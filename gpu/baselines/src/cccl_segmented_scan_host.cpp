@@ -3,6 +3,7 @@
 #include <string>
 
 #include "mmvram/gpu/baselines/baselines.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
 #ifdef MMVRAM_HAVE_CCCL_SEGMENTED_SCAN
 #include "cccl_segmented_scan.hpp"
 #endif
@@ -16,7 +17,7 @@ void forward(const T* x, const std::int64_t* offsets, std::int64_t num_segments,
 #ifdef MMVRAM_HAVE_CCCL_SEGMENTED_SCAN
   const cudaError_t e = cccl::inclusive_segmented_sum(reinterpret_cast<const U*>(x), offsets, num_segments,
                                                       reinterpret_cast<U*>(out), temp, temp_bytes, stream);
-  if (e != cudaSuccess) throw cuda_error(std::string("cccl_segmented_scan: ") + cudaGetErrorString(e));
+  runtime::check(e, "cccl_segmented_scan");
 #else
   (void)x, (void)offsets, (void)num_segments, (void)out, (void)temp, (void)temp_bytes, (void)stream;
   throw cuda_error(

@@ -13,13 +13,12 @@
 
 #include "mmvram/gpu/baselines/baselines.hpp"
 #include "mmvram/gpu/baselines/thread/seg_pair.cuh"
+#include "mmvram/gpu/runtime/error.hpp"
 
 namespace mmv::gpu::baselines {
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw cuda_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
+using runtime::check;
 
 // Calls f with n as int32 when it fits, else as int64.
 template <class F>

@@ -5,6 +5,7 @@
 
 #include "blas_library.hpp"
 #include "device_ops.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/model/backend.hpp"
 
 #include <cuda_runtime.h>
@@ -20,8 +21,13 @@ namespace mmv::gpu {
 
 namespace {
 
+// A failed CUDA call is a model_error of the machine, naming the call.
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw model_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
+  try {
+    gpu::runtime::check(e, std::string("cuda backend: ") + what);
+  } catch (const gpu::cuda_error& err) {
+    throw model_error(err.what());
+  }
 }
 
 // A vector in device memory, freed in stream order. `bound` is a host-known bound on |value|

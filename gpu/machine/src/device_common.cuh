@@ -5,8 +5,10 @@
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
 
 namespace mmv::cuda_ops {
 
@@ -18,16 +20,15 @@ __global__ void for_each_kernel(std::int64_t n, F f) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
 }
 
-// Throws std::runtime_error naming the failing CUDA call.
-inline void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda backend: ") + what + ": " + cudaGetErrorString(e));
-}
+// Throws mmv::gpu::cuda_error naming the failing CUDA call.
+inline void check_cuda(cudaError_t e, const char* what) { gpu::runtime::check(e, std::string("cuda backend: ") + what); }
 
-// Runs f(i) for i in [0, n) on the context's stream (grid-stride, 256 threads a block).
+// Runs f(i) for i in [0, n) on the context's stream (grid-stride, 256 threads a block, at most
+// 32 blocks per SM of the current device).
 template <class F>
 void for_each(const context& c, std::int64_t n, F f) {
   if (n <= 0) return;
-  const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, 132 * 32);
+  const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, std::int64_t(gpu::runtime::sm_count()) * 32);
   for_each_kernel<<<static_cast<unsigned>(blocks), 256, 0, c.stream>>>(n, f);
   check_cuda(cudaGetLastError(), "kernel launch");
 }

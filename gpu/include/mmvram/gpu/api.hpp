@@ -10,14 +10,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
+#include "mmvram/gpu/runtime/error.hpp"
 
 namespace mmv::gpu {
-
-struct cuda_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Where the work runs. These kernels follow the MMV-RAM algorithms (MatMulScan's tile scans,
 // SSCR's speculative scan + REVERT, SCD's differentiation), but their in-tile scans run on the

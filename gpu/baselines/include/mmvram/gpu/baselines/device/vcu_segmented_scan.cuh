@@ -10,6 +10,7 @@
 #include <string>
 
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/gpu/tile/lookback.cuh"
 #include "mmvram/gpu/baselines/warp/warp_seg_scan.cuh"
 #include "mmvram/gpu/baselines/tile/tile_io.cuh"
@@ -66,9 +67,7 @@ void vcu_segmented_scan(const T* x, const std::uint8_t* flags, T* out, std::int6
     temp_bytes = need;
     return;
   }
-  auto check = [name](cudaError_t e) {
-    if (e != cudaSuccess) throw cuda_error(std::string(name) + ": " + cudaGetErrorString(e));
-  };
+  auto check = [name](cudaError_t e) { runtime::check(e, name); };
   if (temp_bytes < need) throw cuda_error(std::string(name) + ": temp storage too small");
   if (n <= 0) return;
   check(cudaMemsetAsync(temp, 0, need, stream));

@@ -1,23 +1,27 @@
-#include "cuda_util.hpp"
-
+// The CUDA runtime layer's host code (include/mmvram/gpu/runtime/).
+#include <mutex>
 #include <new>
 #include <utility>
+#include <vector>
 
-namespace mmv::gpu::harness {
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/gpu/runtime/error.hpp"
+#include "mmvram/gpu/runtime/stream.hpp"
 
-void cuda_check(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) throw cuda_error(what + ": " + cudaGetErrorString(e));
-}
+namespace mmv::gpu::runtime {
 
 device_buffer::device_buffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   const cudaError_t e = cudaMalloc(&ptr_, bytes);
   if (e != cudaSuccess) {
-    cudaGetLastError();  // allocation failures are not sticky; clear them
     ptr_ = nullptr;
-    throw cuda_error("cudaMalloc(" + std::to_string(bytes) + " bytes): " + cudaGetErrorString(e));
+    check(e, "cudaMalloc(" + std::to_string(bytes) + " bytes)");
   }
 }
+
+device_buffer::device_buffer(device_buffer&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
 
 device_buffer& device_buffer::operator=(device_buffer&& o) noexcept {
   if (this != &o) {
@@ -49,20 +53,27 @@ host_buffer::~host_buffer() {
   else ::operator delete(ptr_);
 }
 
+stream::stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags"); }
+stream::~stream() {
+  cudaStreamSynchronize(s_);
+  cudaStreamDestroy(s_);
+}
+void stream::synchronize() const { check(cudaStreamSynchronize(s_), "cudaStreamSynchronize"); }
+
 event_timer::event_timer() {
-  cuda_check(cudaEventCreate(&begin_), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&end_), "cudaEventCreate");
+  check(cudaEventCreate(&begin_), "cudaEventCreate");
+  check(cudaEventCreate(&end_), "cudaEventCreate");
 }
 event_timer::~event_timer() {
   cudaEventDestroy(begin_);
   cudaEventDestroy(end_);
 }
-void event_timer::start(cudaStream_t s) { cuda_check(cudaEventRecord(begin_, s), "cudaEventRecord"); }
-void event_timer::stop(cudaStream_t s) { cuda_check(cudaEventRecord(end_, s), "cudaEventRecord"); }
+void event_timer::start(cudaStream_t s) { check(cudaEventRecord(begin_, s), "cudaEventRecord"); }
+void event_timer::stop(cudaStream_t s) { check(cudaEventRecord(end_, s), "cudaEventRecord"); }
 float event_timer::elapsed_ms() {
-  cuda_check(cudaEventSynchronize(end_), "cudaEventSynchronize");
+  check(cudaEventSynchronize(end_), "cudaEventSynchronize");
   float ms = 0;
-  cuda_check(cudaEventElapsedTime(&ms, begin_, end_), "cudaEventElapsedTime");
+  check(cudaEventElapsedTime(&ms, begin_, end_), "cudaEventElapsedTime");
   return ms;
 }
 
@@ -91,16 +102,6 @@ bool current_device(device_info& info, std::string& why) {
   return true;
 }
 
-std::string cuda_version_string(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
-std::size_t free_device_bytes() {
-  std::size_t free = 0, total = 0;
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
-  return free;
-}
-
 device_info require_device() {
   device_info dev;
   std::string why;
@@ -108,4 +109,25 @@ device_info require_device() {
   return dev;
 }
 
-}  // namespace mmv::gpu::harness
+std::string cuda_version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+std::size_t free_device_bytes() {
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
+  return free;
+}
+
+int sm_count() {
+  static std::mutex lock;
+  static std::vector<int> counts;  // per device index; 0: not read yet
+  int dev = 0;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  std::lock_guard<std::mutex> guard(lock);
+  if (counts.size() <= std::size_t(dev)) counts.resize(std::size_t(dev) + 1, 0);
+  if (counts[std::size_t(dev)] == 0)
+    check(cudaDeviceGetAttribute(&counts[std::size_t(dev)], cudaDevAttrMultiProcessorCount, dev),
+          "cudaDeviceGetAttribute(multiProcessorCount)");
+  return counts[std::size_t(dev)];
+}
+
+}  // namespace mmv::gpu::runtime
