@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""The docs' result tables, generated from the JSON in experiments/results/.
+
+A page marks a generated table with
+
+    <!-- table: NAME -->
+    ...
+    <!-- /table -->
+
+(NAME may carry an argument after a colon, e.g. `bench:f32`). This script rewrites what lies
+between the markers from the stored JSON; `--check` rewrites nothing and exits 1 when a page's
+table differs from what the JSON gives (tests/tools/test_docs.cpp runs it).
+
+    tools/scripts/results_tables.py [--check] [PAGE.md ...]     (default: every page under docs/)
+    tools/scripts/results_tables.py --list
+    tools/scripts/results_tables.py --summarize-check CHECK.json [OUT.json]
+
+`--summarize-check` turns the per-case log of `mmvram-gpu check --json` into the small record
+kept in experiments/results/ (default OUT: gpu_check_summary_<GPU>.json): result counts per
+kernel × dtype × status, the worst error/bound per kernel and dtype, the device, seed and commit
+(when the log records one).
+"""
+import argparse
+import importlib.util
+import json
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "experiments" / "results"
+MARKER = re.compile(r"(<!-- table: ([A-Za-z0-9_:.-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
+
+# The segment-length distributions the tables show, in the docs' column order.
+DISTS = [("one_segment", "one segment"), ("geometric:1048576", "mean 1M"),
+         ("geometric:32768", "mean 32K"), ("geometric:1024", "mean 1K"),
+         ("geometric:32", "mean 32"), ("all_length_1", "all length 1")]
+VARIANT = {"": "V0", "_tc": "V1", "_tc_rows": "V2", "_tc_warp": "V3"}
+FUSED = ["matmul_scan", "sscr_segmented_scan", "scd_segmented_sum"]
+
+
+def load(name):
+    with open(RESULTS / name) as f:
+        return json.load(f)
+
+
+def num(v):
+    """G items/s as the docs print them: one decimal below 10, else whole."""
+    return f"{v:.1f}" if v < 10 else f"{v:.0f}"
+
+
+def grouped(v):
+    return f"{v:,.0f}"
+
+
+def source(name, doc, extra=""):
+    gpu = doc["gpu"]["name"] if isinstance(doc.get("gpu"), dict) else doc.get("gpu", "")
+    date = doc.get("date_utc", doc.get("date", ""))[:10]
+    parts = [p for p in (gpu, f"run of {date}" if date else "", extra) if p]
+    return f"From `experiments/results/{name}` ({', '.join(parts)})."
+
+
+def bench_rows(doc, dtype):
+    rows = {}
+    for r in doc["rows"]:
+        if r["dtype"] == dtype and "error" not in r:
+            rows[(r["kernel"], r["distribution"])] = r
+    return rows
+
+
+def dist_cells(rows, kernel, field="throughput_gitems_per_s", fmt=num):
+    if (kernel, "none") in rows:  # unsegmented: one value, under "one segment"
+        return [fmt(rows[(kernel, "none")][field]) + " (unsegmented)"] + [""] * (len(DISTS) - 1)
+    return [fmt(rows[(kernel, d)][field]) if (kernel, d) in rows else "" for d, _ in DISTS]
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def t_bench(dtype):
+    """Every kernel of the full bench run, G items/s by segment length."""
+    name = "gpu_bench_H100.json"
+    doc = load(name)
+    rows = bench_rows(doc, dtype)
+    kernels = [("copy", "copy (ceiling)"), ("read_only_reduce", "read-only reduction (ceiling)"),
+               ("matmul_scan", "`matmul_scan` (ours)"), ("cub_inclusive_sum", "CUB `InclusiveSum`"),
+               ("sscr_segmented_scan", "`sscr_segmented_scan` (ours)"),
+               ("cub_inclusive_sum_by_key_u8", "CUB `InclusiveSumByKey`, uint8 keys"),
+               ("cub_inclusive_sum_by_key", "CUB `InclusiveSumByKey`, int32 keys"),
+               ("vcu_flag_transform_scan", "CUDA-core flag-transform scan (baseline)"),
+               ("vcu_min_index_scan", "CUDA-core min-index scan (baseline)"),
+               ("cccl_segmented_scan", "CCCL `DeviceSegmentedScan`"),
+               ("cub_flag_pair_scan", "CUB `InclusiveScan` on (flag, value) pairs"),
+               ("scd_segmented_sum", "`scd_segmented_sum` (ours)"),
+               ("cub_segmented_reduce_sum", "CUB `DeviceSegmentedReduce::Sum`")]
+    body = [[label] + dist_cells(rows, k) for k, label in kernels if any(kk == k for kk, _ in rows)]
+    return (source(name, doc, f"n = {doc['n']:,}, {dtype}, G items/s") + f"\n\n" +
+            table(["kernel"] + [h for _, h in DISTS], body))
+
+
+def t_copy_fraction(dtype):
+    """The fused kernels' bandwidth as a share of the copy's, and their byte floor's share of
+    the read-only ceiling."""
+    name = "gpu_bench_H100.json"
+    doc = load(name)
+    rows = bench_rows(doc, dtype)
+    pct = lambda v: f"{100 * v:.0f}"
+    body = []
+    for k in FUSED:
+        body.append([f"`{k}`", "% of copy bandwidth"] + dist_cells(rows, k, "copy_bandwidth_fraction", pct))
+        body.append([f"`{k}`", "% of read-only ceiling (floor bytes)"] +
+                    dist_cells(rows, k, "floor_fraction_of_read_only", pct))
+    return (source(name, doc, f"n = {doc['n']:,}, {dtype}") + f"\n\n" +
+            table(["kernel", "measure"] + [h for _, h in DISTS], body))
+
+
+def t_ablation(dtype):
+    """V0–V3 of the three fused kernels, one run, G items/s."""
+    name = "gpu_bench_ablation_H100.json"
+    doc = load(name)
+    rows = bench_rows(doc, dtype)
+    body = []
+    for k in FUSED:
+        for suffix, v in VARIANT.items():
+            if (k + suffix, "none") in rows or (k + suffix, "one_segment") in rows:
+                body.append([f"`{k}{suffix}`", v] + dist_cells(rows, k + suffix))
+    return (source(name, doc, f"n = {doc['n']:,}, {dtype}, G items/s") + f"\n\n" +
+            table(["kernel", "variant"] + [h for _, h in DISTS], body))
+
+
+def t_ablation_ratio(_):
+    """Speed of V1–V3 relative to V0 over every distribution of the ablation run."""
+    name = "gpu_bench_ablation_H100.json"
+    doc = load(name)
+    body = []
+    for k in FUSED:
+        for suffix, v in list(VARIANT.items())[1:]:
+            cells = []
+            for dtype in ("f32", "i32"):
+                rows = bench_rows(doc, dtype)
+                ratios = [rows[(k + suffix, d)]["throughput_gitems_per_s"] / rows[(k, d)]["throughput_gitems_per_s"]
+                          for (kk, d) in rows if kk == k + suffix and (k, d) in rows]
+                lo, hi = (f"{min(ratios):.2f}", f"{max(ratios):.2f}") if ratios else ("", "")
+                cells.append(lo if lo == hi else f"{lo}–{hi}")
+            if any(cells):
+                body.append([f"`{k}`", v] + cells)
+    return (f"{source(name, doc, 'every distribution of the run; throughput over V0’s')}\n\n" +
+            table(["kernel", "variant", "fp32, × V0", "int32, × V0"], body))
+
+
+def t_unaligned(dtype):
+    """Time with pointers one item off, over the aligned time of the full bench run."""
+    name, ref = "gpu_bench_unaligned_H100.json", "gpu_bench_H100.json"
+    doc = load(name)
+    un, al = bench_rows(doc, dtype), bench_rows(load(ref), dtype)
+    cols = [("one_segment", "one segment"), ("geometric:32", "mean 32"),
+            ("geometric:1024", "mean 1K"), ("all_length_1", "all length 1")]
+    kernels = [("matmul_scan", "`matmul_scan`"), ("sscr_segmented_scan", "`sscr_segmented_scan`"),
+               ("scd_segmented_sum", "`scd_segmented_sum`"), ("copy", "copy"),
+               ("read_only_reduce", "read-only reduction"), ("cub_inclusive_sum", "CUB `InclusiveSum`"),
+               ("cub_inclusive_sum_by_key_u8", "CUB `InclusiveSumByKey`, uint8 keys"),
+               ("cub_segmented_reduce_sum", "CUB `DeviceSegmentedReduce::Sum`")]
+    body = []
+    for k, label in kernels:
+        if (k, "none") in un:
+            cells = [f"{un[(k, 'none')]['time_ms'] / al[(k, 'none')]['time_ms']:.2f}× (unsegmented)"] + [""] * 3
+        else:
+            cells = [f"{un[(k, d)]['time_ms'] / al[(k, d)]['time_ms']:.2f}×" if (k, d) in un and (k, d) in al else ""
+                     for d, _ in cols]
+        body.append([label] + cells)
+    return (source(name, doc, f"offset {doc['pointer_offset_items']} item, {dtype}") + f" Time over the "
+            f"aligned time in `experiments/results/{ref}` (another run).\n\n" +
+            table(["kernel"] + [h for _, h in cols], body))
+
+
+def t_latency(dtype):
+    """Median SM cycles per tile at small n, V0 / V1 / V2 / V3 (V2 = V1 for MatMulScan)."""
+    docs = {n: load(f"gpu_latency_v3_n{n}_H100.json") for n in (12, 14, 16)}
+    body = []
+    for k, dists in [("matmul_scan", [("none", "—")]),
+                     ("sscr_segmented_scan", [("one_segment", "one"), ("geometric:32", "mean 32")]),
+                     ("scd_segmented_sum", [("one_segment", "one"), ("geometric:32", "mean 32")])]:
+        for d, label in dists:
+            cells = []
+            for n, doc in docs.items():
+                rows = bench_rows(doc, dtype)
+                cells.append(" / ".join(f"{round(rows[(k + s, d)]['tile_cycles_median'], -2):,.0f}"
+                                        for s in VARIANT if (k + s, d) in rows))
+            body.append([f"`{k}`" + (" (V0 / V1 / V3)" if k == "matmul_scan" else ""), label] + cells)
+    doc = docs[14]
+    return (f"From `experiments/results/gpu_latency_v3_n{{12,14,16}}_H100.json` ({doc['gpu']['name']}, "
+            f"run of {doc['date_utc'][:10]}, {dtype}, {doc['reps']} calls; median cycles per tile, to the nearest 100).\n\n" +
+            table(["kernel", "segments", "n = 2^12 (V0 / V1 / V2 / V3)", "n = 2^14", "n = 2^16"], body))
+
+
+def t_ncu_mix(_):
+    """Executed instruction mix from ncu, one call per kernel and distribution."""
+    name = "ncu_mix_v3_H100.json"
+    doc = load(name)
+    dist_label = dict(DISTS)
+    body = []
+    for r in doc["rows"]:
+        base = next(k for k in FUSED if r["kernel"].startswith(k))
+        v = VARIANT[r["kernel"][len(base):]]
+        body.append([f"`{base}`", dist_label.get(r["distribution"], r["distribution"]), v,
+                     f"{r['warp_instructions_executed'] / 1e6:.1f}", f"{r['tensor_share_pct']:.1f}",
+                     f"{r['issue_active_per_cycle']:.2f}", f"{r['dram_throughput_pct']:.0f}",
+                     f"{r['duration_ns'] / 1e6:.3f}"])
+    order = [label for _, label in DISTS]
+    body.sort(key=lambda c: (FUSED.index(c[0].strip("`")), order.index(c[1]) if c[1] in order else 99, c[2]))
+    return (source(name, doc, f"n = {doc['n']:,}, {doc['dtype']}; ncu at its own clocks") + f"\n\n" +
+            table(["kernel", "segments", "variant", "warp instructions (M)", "tensor pipe (%)",
+                   "issued per scheduler-cycle", "DRAM throughput (%)", "time (ms)"], body))
+
+
+SASS_KERNEL = re.compile(r"device\d+(matmul_scan|sscr|scd)_kernelI([fj])LNS0_4warp4unitE(\d)")
+SASS_UNIT = {1: "V0", 0: "V1", 2: "V2", 3: "V3"}  # warp::unit {tensor_cores, cuda_cores, rows, warp}
+SASS_NAME = {"matmul_scan": "matmul_scan", "sscr": "sscr_segmented_scan", "scd": "scd_segmented_sum"}
+SP_KERNEL = re.compile(r"state_passing_kernelILi(n?\d)ELb[01]E([tfd])fEE")
+SP_METHOD = {"0": "cuda_core", "1": "tensor_core", "2": "tensor_core_speculative"}
+
+
+def t_sass_mix(_):
+    """Static SASS: tensor-core (HMMA/IMMA) instructions over all instructions, per kernel."""
+    name = "sass_mix_sm90a.json"
+    doc = load(name)
+    cells = {}
+    for sym, c in doc.items():
+        m = SASS_KERNEL.search(sym)
+        if m:
+            key = (SASS_NAME[m[1]], SASS_UNIT[int(m[3])])
+            cells.setdefault(key, {})["fp32" if m[2] == "f" else "int32"] = c
+            continue
+        m = SP_KERNEL.search(sym)
+        if m and m[1] in SP_METHOD:
+            dt = {"f": "fp32", "t": "bf16", "d": "fp64"}[m[2]]
+            cells.setdefault((f"state_passing_{SP_METHOD[m[1]]}", ""), {})[dt] = c
+    fmt = lambda c: (f"{c['tensor_core']:,} / {c['instructions']:,}" +
+                     (f" ({100 * c['tensor_core'] / c['instructions']:.1f}%)" if c["tensor_core"] else ""))
+    body = []
+    for (k, v), by in sorted(cells.items(), key=lambda kv: (kv[0][0].startswith("state"), kv[0])):
+        if k.startswith("state_passing"):
+            body.append([f"`{k}`", "—", fmt(by["fp32"]) if "fp32" in by else "",
+                         "bf16 data: " + fmt(by["bf16"]) if "bf16" in by else ""])
+        else:
+            body.append([f"`{k}`", v, fmt(by["fp32"]), fmt(by["int32"])])
+    return (f"From `experiments/results/{name}` (static counts, sm_90a, `tools/scripts/sass_mix.sh`).\n\n" +
+            table(["kernel", "variant", "fp32: tensor-core / all instructions", "int32: tensor-core / all instructions"],
+                  body))
+
+
+def t_check_summary(gpu):
+    """`mmvram-gpu check` results per kernel and dtype, from its stored summary."""
+    name = f"gpu_check_summary_{gpu}.json"
+    doc = load(name)
+    body = []
+    for k in doc["kernels"]:
+        c = k["counts"]
+        body.append([f"`{k['kernel']}`", k["dtype"], str(c.get("PASS", 0)), str(c.get("FAIL", 0)),
+                     str(c.get("ERROR", 0)), str(c.get("SKIPPED", 0)), f"{k['worst_error_over_bound']:.3g}"])
+    extra = f"seed {doc['seed']}, {'--quick' if doc['quick'] else 'full check'}, {doc['wall_time_s']:.0f} s"
+    return (f"{source(name, doc, extra)}\n\n" +
+            table(["kernel", "dtype", "PASS", "FAIL", "ERROR", "SKIPPED", "worst error / bound"], body))
+
+
+def t_v3_accuracy(gpu):
+    """V3's fp32 bits lost against the magnitude spread (experiments/v3_accuracy_table.py's cells)."""
+    spec = importlib.util.spec_from_file_location("v3_accuracy_table", ROOT / "experiments" / "v3_accuracy_table.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    name = f"gpu_v3_accuracy_{gpu}.json"
+    doc = load(name)
+    rows = {}
+    for r in doc["results"]:
+        rows.setdefault((r["values"], r["distribution"]), {})[r["kernel"]] = r
+    body = [[values, dist] + [mod.cell(by[k]) if k in by else "" for k, _ in mod.KERNELS]
+            for (values, dist), by in rows.items()]
+    return (source(name, doc, f"n = {doc['n']:,}, seed {doc['seed']}") + f"\n\n" +
+            table(["values", "starts"] + [n for _, n in mod.KERNELS], body))
+
+
+TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_ablation,
+          "ablation_ratio": t_ablation_ratio, "unaligned": t_unaligned, "latency": t_latency,
+          "ncu_mix": t_ncu_mix, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
+          "v3_accuracy": t_v3_accuracy}
+
+
+def generate(spec):
+    name, _, arg = spec.partition(":")
+    if name not in TABLES:
+        raise SystemExit(f"results_tables.py: unknown table '{spec}' (known: {', '.join(TABLES)})")
+    return TABLES[name](arg or {"bench": "f32", "copy_fraction": "f32", "ablation": "f32",
+                                "unaligned": "f32", "latency": "f32", "check_summary": "H100",
+                                "v3_accuracy": "H100"}.get(name, ""))
+
+
+def process(page, check):
+    text = page.read_text()
+    problems = []
+
+    def replace(m):
+        want = generate(m[2]) + "\n"
+        if m[3] != want:
+            problems.append(m[2])
+        return m[1] + want + m[4]
+
+    new = MARKER.sub(replace, text)
+    if not check and new != text:
+        page.write_text(new)
+    return problems
+
+
+def summarize_check(log_path, out_path):
+    with open(log_path) as f:
+        log = json.load(f)
+    by = {}
+    for r in log["results"]:
+        e = by.setdefault((r["kernel"], r["dtype"]), {"kernel": r["kernel"], "dtype": r["dtype"],
+                                                      "counts": {}, "worst_error_over_bound": 0.0})
+        e["counts"][r["status"]] = e["counts"].get(r["status"], 0) + 1
+        w = r.get("worst_error_over_bound")
+        if isinstance(w, (int, float)):
+            e["worst_error_over_bound"] = max(e["worst_error_over_bound"], w)
+    gpu = log["gpu"]["name"]
+    out = {"schema": "mmvram-gpu-check-summary/1",
+           "from": "tools/scripts/results_tables.py --summarize-check on the per-case log of "
+                   "`mmvram-gpu check --json`",
+           "gpu": gpu, "commit": log.get("commit"),
+           "cuda_runtime_version": log.get("cuda_runtime_version"),
+           "cuda_driver_version": log.get("cuda_driver_version"),
+           "seed": log.get("seed"), "quick": log.get("quick"), "wall_time_s": log.get("wall_time_s"),
+           "f32_bound": log.get("f32_bound"), "summary": log.get("summary"),
+           "kernels": [by[k] for k in sorted(by)]}
+    if out_path is None:
+        short = next((w for w in ("H100", "H200", "A100", "B200") if w in gpu), gpu.replace(" ", "_"))
+        out_path = RESULTS / f"gpu_check_summary_{short}.json"
+    pathlib.Path(out_path).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"results_tables.py: {out_path} ({len(log['results'])} results, {len(by)} kernel × dtype)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pages", nargs="*", type=pathlib.Path)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a table differs from the JSON")
+    ap.add_argument("--list", action="store_true", help="the known table names")
+    ap.add_argument("--summarize-check", nargs="+", metavar=("CHECK.json", "OUT.json"))
+    a = ap.parse_args()
+    if a.list:
+        for name, fn in TABLES.items():
+            print(f"{name:16} {fn.__doc__.split(chr(10))[0]}")
+        return 0
+    if a.summarize_check:
+        summarize_check(a.summarize_check[0], a.summarize_check[1] if len(a.summarize_check) > 1 else None)
+        return 0
+    pages = a.pages or sorted((ROOT / "docs").rglob("*.md"))
+    bad = 0
+    for page in pages:
+        for spec in process(page, a.check):
+            bad += 1
+            print(f"results_tables.py: {page}: table '{spec}' "
+                  f"{'differs from' if a.check else 'regenerated from'} experiments/results "
+                  f"{'(run tools/scripts/results_tables.py)' if a.check else ''}", file=sys.stderr)
+    return 1 if a.check and bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
