@@ -161,3 +161,21 @@ TEST_CASE("every GPU suite record names a commit of this repository and a verdic
   if (!shallow) CHECK(std::system((verify + mmv::test::shell_quote(bad.string()) + " >/dev/null").c_str()) != 0);
   std::filesystem::remove(bad);
 }
+
+// The result tables of the docs are generated from experiments/results/*.json by
+// tools/scripts/results_tables.py (between `<!-- table: NAME -->` and `<!-- /table -->`): every
+// such table is what its JSON gives, and a table edited by hand is caught.
+TEST_CASE("every generated result table in docs/ is what experiments/results gives") {
+  const std::string script = "cd " + mmv::test::shell_quote(source_dir) + " && python3 tools/scripts/results_tables.py ";
+  CHECK(std::system((script + "--check >/dev/null").c_str()) == 0);
+  const std::string kernels = read_text(source_dir + "/docs/kernels.md");
+  CHECK(kernels.find("<!-- table: sass_mix -->") != std::string::npos);
+  const auto tampered = std::filesystem::temp_directory_path() / "mmvram_tampered_table.md";
+  std::string page = kernels;
+  const auto at = page.find("<!-- /table -->");
+  REQUIRE(at != std::string::npos);
+  page.insert(at, "| a row no JSON gives |\n");
+  mmv::test::write_text(tampered, page);
+  CHECK(std::system((script + "--check " + mmv::test::shell_quote(tampered.string()) + " 2>/dev/null").c_str()) != 0);
+  std::filesystem::remove(tampered);
+}
