@@ -282,10 +282,38 @@ def t_v3_accuracy(gpu):
             table(["values", "starts"] + [n for _, n in mod.KERNELS], body))
 
 
+def t_suites(_):
+    """Per GPU: the recorded GPU suite (gpu_suite_<GPU>.json) and the soak (gpu_stress_soak_<GPU>.json)."""
+    body = []
+    for path in sorted(RESULTS.glob("gpu_suite_*.json")):
+        suite = json.loads(path.read_text())
+        gpu = path.stem[len("gpu_suite_"):]
+        by = {x["suite"]: x for x in suite["suites"]}
+        passed = sum(1 for x in suite["suites"] if x["pass"])
+        check = by.get("check_quick", {}).get("counts", {})
+        sp = by.get("gpu_state_passing", {}).get("counts", {}).get("assertions")
+        be = by.get("gpu_backends", {}).get("counts", {}).get("assertions")
+        suite_cell = (f"{passed} of {len(suite['suites'])} suites pass; assertions: {sp:,} state passing, "
+                      f"{be:,} `[backends]`; check `--quick`: {check.get('PASS', 0):,} PASS, "
+                      f"{check.get('FAIL', 0):,} FAIL ({check.get('documented_inaccuracy_failures', 0):,} of them "
+                      f"V3's documented inaccuracy), {check.get('beyond_derivation', 0)} beyond V3's derived bound")
+        soak_path = RESULTS / f"gpu_stress_soak_{gpu}.json"
+        soak_cell = ""
+        if soak_path.exists():
+            soak = json.loads(soak_path.read_text())
+            backend = soak["by_kernel"].get("cuda_backend", {}).get("cases", 0)
+            soak_cell = (f"{soak['seconds']:.0f} s, {soak['cases']:,} cases ({backend:,} backend comparisons), "
+                         f"{soak['failures']} failures; commit {soak['commit'][:7]}")
+        body.append([suite["gpu"], suite["commit"][:7] + (" (dirty)" if suite["dirty"] else ""),
+                     suite["driver"], suite_cell, soak_cell])
+    return ("From `experiments/results/gpu_suite_<GPU>.json` and `gpu_stress_soak_<GPU>.json`.\n\n" +
+            table(["GPU", "commit", "driver", "suite", "soak"], body))
+
+
 TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_ablation,
           "ablation_ratio": t_ablation_ratio, "unaligned": t_unaligned, "latency": t_latency,
           "ncu_mix": t_ncu_mix, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
-          "v3_accuracy": t_v3_accuracy}
+          "v3_accuracy": t_v3_accuracy, "suites": t_suites}
 
 
 def generate(spec):
