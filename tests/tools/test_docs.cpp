@@ -1,7 +1,8 @@
 // The tool output shown in the docs is the tool's output: every `<!-- mmvram: ARGS -->` block
 // of every page under docs/ is re-run and compared line by line (only the wall time's value may
 // differ), and no page shows tool output without such a marker. Also: docs/tool.md documents
-// every CSV column, and the walkthrough's results are the seeds' published answers.
+// every CSV column, the walkthrough's results are the seeds' published answers, and every result
+// table generated from experiments/results (tools/scripts/results_tables.py) is what its JSON gives.
 #include "catch.hpp"
 #include "tool_process.hpp"
 
