@@ -21,12 +21,12 @@ namespace mmv::gpu::agent {
 template <class T, class Unit, class P>
 struct matmul_scan_agent {
   using policy = P;
-  // The kernel's __shared__ variables besides the stages (declared there: device/).
+  // The kernel's __shared__ variables besides the stages, each declared in the kernel (device/).
   struct temp_storage {
-    T* warp_total;            // [P::passes * P::warps]
-    T* tile_excl;             // one
-    unsigned long long* slot; // one
-    std::uint64_t* bars;      // [P::stages * P::passes]
+    T* warp_total;             // [P::passes * P::warps]
+    T* tile_excl;
+    unsigned long long* slot;
+    std::uint64_t* bars;       // [P::stages * P::passes]
   };
   struct tile_state {
     T pre[P::passes];  // the warp's carry in each pass

@@ -24,7 +24,7 @@ namespace mmv::gpu::agent {
 template <class T, class Unit, class P>
 struct scd_agent {
   using policy = P;
-  // The kernel's __shared__ variables besides the stages (declared there: device/).
+  // The kernel's __shared__ variables besides the stages, each declared in the kernel (device/).
   struct temp_storage {
     warp::seg<T>* warp_span;       // [P::passes * P::warps]
     std::uint32_t* warp_count;     // [P::passes * P::warps]
