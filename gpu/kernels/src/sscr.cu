@@ -5,13 +5,13 @@
 namespace mmv::gpu {
 namespace {
 
-template <warp::unit U, class T>
+template <class Unit, class T>
 void run(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
          cudaStream_t stream, long long* tile_cycles) {
   using P = tile::segmented_policy;
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::sscr_kernel<T, U, P>;
+  const auto kernel = device::sscr_kernel<T, Unit, P>;
   const bool aligned = detail::aligned_to(x, 16) && detail::aligned_to(out, 16) && detail::aligned_to(flags, 16);
   constexpr int smem = P::stage_bytes<T, true>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
@@ -23,19 +23,19 @@ void run(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* te
 template <class T>
 void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
-  detail::with_unit(v, [&](auto u) { run<decltype(u)::value>(x, flags, out, n, temp, temp_bytes, stream, tile_cycles); });
+  detail::with_unit(v, [&](auto u) { run<typename decltype(u)::type>(x, flags, out, n, temp, temp_bytes, stream, tile_cycles); });
 }
 
 }  // namespace
 
 void sscr_segmented_scan(const float* x, const std::uint8_t* flags, float* out, std::int64_t n,
                          void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(x, flags, out, n, temp, temp_bytes, stream, nullptr);
+  run<agent::v0_cuda_cores>(x, flags, out, n, temp, temp_bytes, stream, nullptr);
 }
 
 void sscr_segmented_scan(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* out,
                          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out),
+  run<agent::v0_cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(out),
                               n, temp, temp_bytes, stream, nullptr);
 }
 

@@ -5,13 +5,13 @@
 namespace mmv::gpu {
 namespace {
 
-template <warp::unit U, class T>
+template <class Unit, class T>
 void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream,
          long long* tile_cycles) {
   using P = tile::scan_policy;
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::matmul_scan_kernel<T, U, P>;
+  const auto kernel = device::matmul_scan_kernel<T, Unit, P>;
   const bool aligned = detail::aligned_to(in, 16) && detail::aligned_to(out, 16);
   constexpr int smem = P::stage_bytes<T, false>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
@@ -25,8 +25,8 @@ template <class T>
 void run_variant(ablation::variant v, const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream, long long* tile_cycles) {
   detail::with_unit(v, [&](auto u) {
-    constexpr warp::unit U = decltype(u)::value;
-    constexpr warp::unit same = U == warp::unit::tensor_core_rows ? warp::unit::tensor_cores : U;
+    using Unit = typename decltype(u)::type;
+    using same = std::conditional_t<std::is_same_v<Unit, agent::v2_tensor_core_rows>, agent::v1_tensor_cores, Unit>;
     run<same>(in, out, n, temp, temp_bytes, stream, tile_cycles);
   });
 }
@@ -35,12 +35,12 @@ void run_variant(ablation::variant v, const T* in, T* out, std::int64_t n, void*
 
 void matmul_scan(const float* in, float* out, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(in, out, n, temp, temp_bytes, stream, nullptr);
+  run<agent::v0_cuda_cores>(in, out, n, temp, temp_bytes, stream, nullptr);
 }
 
 void matmul_scan(const std::int32_t* in, std::int32_t* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out), n,
+  run<agent::v0_cuda_cores>(reinterpret_cast<const std::uint32_t*>(in), reinterpret_cast<std::uint32_t*>(out), n,
                               temp, temp_bytes, stream, nullptr);
 }
 

@@ -5,7 +5,7 @@
 namespace mmv::gpu {
 namespace {
 
-template <warp::unit U, class T>
+template <class Unit, class T>
 void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, std::int64_t* num_segments,
          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
   using P = tile::segmented_policy;
@@ -17,7 +17,7 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, 
     }
     return;
   }
-  const auto kernel = device::scd_kernel<T, U, P>;
+  const auto kernel = device::scd_kernel<T, Unit, P>;
   const bool aligned = detail::aligned_to(x, 16) && detail::aligned_to(flags, 16);
   constexpr int smem = P::stage_bytes<T, true>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
@@ -31,7 +31,7 @@ void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* 
                  std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream, long long* tile_cycles) {
   detail::with_unit(v, [&](auto u) {
-    run<decltype(u)::value>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, tile_cycles);
+    run<typename decltype(u)::type>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, tile_cycles);
   });
 }
 
@@ -40,13 +40,13 @@ void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* 
 void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums, std::int64_t* offsets,
                        std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
                        cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
+  run<agent::v0_cuda_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
 }
 
 void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
                        std::size_t& temp_bytes, cudaStream_t stream) {
-  run<warp::unit::cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums),
+  run<agent::v0_cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums),
                               offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
 }
 

@@ -1,5 +1,6 @@
-// Host helpers shared by the API entry points: error checks, temporary-storage layout
-// (tile descriptors, then the tile counter, both zeroed before each launch) and grid sizing.
+// Host dispatch shared by the API entry points: error checks, the unit policy of a variant,
+// temporary-storage layout (tile descriptors, then the tile counter, both zeroed before each
+// launch) and grid sizing.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -10,10 +11,10 @@
 #include <type_traits>
 
 #include "mmvram/gpu/ablation.hpp"
+#include "mmvram/gpu/agent/unit_policy.cuh"
 #include "mmvram/gpu/api.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/gpu/tile/policy.cuh"
-#include "mmvram/gpu/warp/row_scan.cuh"
 
 namespace mmv::gpu::detail {
 
@@ -24,15 +25,20 @@ inline bool aligned_to(const void* p, std::size_t a) { return reinterpret_cast<s
 static_assert(tile::scan_policy::tile_items == ablation::kTileItems &&
               tile::segmented_policy::tile_items == ablation::kTileItems);
 
-// Calls f(std::integral_constant<warp::unit, U>{}) with the unit of variant v.
+// A unit policy type as a value: f below receives one.
+template <class Unit>
+struct unit_tag {
+  using type = Unit;
+};
+
+// Calls f(unit_tag<Unit>{}) with the unit policy of variant v (agent/unit_policy.cuh).
 template <class F>
 void with_unit(ablation::variant v, F&& f) {
-  using u = warp::unit;
   switch (v) {
-    case ablation::variant::cuda_cores: return f(std::integral_constant<u, u::cuda_cores>{});
-    case ablation::variant::tensor_cores: return f(std::integral_constant<u, u::tensor_cores>{});
-    case ablation::variant::tensor_core_rows: return f(std::integral_constant<u, u::tensor_core_rows>{});
-    case ablation::variant::tensor_core_warp: return f(std::integral_constant<u, u::tensor_core_warp>{});
+    case ablation::variant::cuda_cores: return f(unit_tag<agent::v0_cuda_cores>{});
+    case ablation::variant::tensor_cores: return f(unit_tag<agent::v1_tensor_cores>{});
+    case ablation::variant::tensor_core_rows: return f(unit_tag<agent::v2_tensor_core_rows>{});
+    case ablation::variant::tensor_core_warp: return f(unit_tag<agent::v3_tensor_core_warp>{});
   }
   throw cuda_error("mmvram gpu: unknown ablation variant");
 }

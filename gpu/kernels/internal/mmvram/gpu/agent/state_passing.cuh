@@ -1,0 +1,137 @@
+// Agent layer: the inter-chunk state propagation (state_passing.hpp). One warp owns 32 lanes of
+// one decay row and one segment of chunks and walks it 16 chunks at a time: the next tile's local
+// states are loaded before the current tile is scanned, the tile's log decays and starts reach
+// every lane by shuffles and a ballot, and the tile is scanned by a scan policy (the unit of
+// state_passing_method, warp/decayed_tile). When the chunks are cut into segments
+// (reduce-then-scan), segment_totals() gives each segment's (decay product, end state) from a
+// zero carry and states() then starts every segment from its carry.
+#pragma once
+#include <cstdint>
+
+#include "mmvram/gpu/warp/decayed_tile.cuh"
+
+namespace mmv::gpu::agent {
+
+inline constexpr int kStateWarpsPerBlock = 4;
+
+// One launch's operands (device pointers) and shape, in lanes of 32 (lane groups).
+template <class In, class Real>
+struct state_passing_params {
+  const In* local;
+  const Real* log_decay;
+  const std::uint8_t* starts;          // nullptr: none
+  const std::int64_t* chunk_offsets;   // per-sequence grid (blockIdx.y = sequence), else nullptr
+  Real* states;
+  Real *segment_decay, *segment_state;  // [segments][lanes]: aggregates, then carries in segment_decay
+  std::int64_t chunks, lanes_per_head, lane_groups, chunk_stride, head_stride;
+  std::int64_t segment_chunks;          // 0: one segment
+  int cols;
+  bool per_row;
+};
+
+__device__ __forceinline__ float load_value(const float* p) { return *p; }
+__device__ __forceinline__ double load_value(const double* p) { return *p; }
+__device__ __forceinline__ float load_value(const std::uint16_t* p) { return __uint_as_float(std::uint32_t(*p) << 16); }
+
+// Scan policies (state_passing_method): CUDA cores, the serial recurrence per lane.
+struct serial_scan {
+  template <bool ExactData, class Real>
+  static __device__ __forceinline__ void scan(Real (&v)[warp::kTileChunks], const Real (&l)[warp::kTileChunks],
+                                              std::uint32_t starts, Real& carry, float*) {
+    warp::serial_decayed_scan(v, l, starts, carry);
+  }
+};
+
+// Tensor cores: the masked decay matrix times the tile (Speculative: the unmasked product,
+// repaired at the starts); smem: this warp's kTileChunks × kSmemRowStride floats.
+template <bool Speculative>
+struct mma_scan {
+  template <bool ExactData, class Real>
+  static __device__ __forceinline__ void scan(Real (&v)[warp::kTileChunks], const Real (&l)[warp::kTileChunks],
+                                              std::uint32_t starts, Real& carry, float* smem) {
+    warp::mma_decayed_scan<Speculative, ExactData>(v, l, starts, carry, smem);
+  }
+};
+
+// The warp of lane group `group` (< p.lane_groups) in the block's segment or sequence.
+// ExactData: local holds bf16 values the tensor-core scans keep exact.
+template <bool ExactData, class In, class Real>
+struct state_passing_agent {
+  static constexpr int kTile = warp::kTileChunks;
+  const state_passing_params<In, Real>& p;
+  int lane;
+  std::int64_t row_stride, base, begin, end, slot;
+  const Real* decay;
+
+  __device__ __forceinline__ state_passing_agent(const state_passing_params<In, Real>& p, std::int64_t group)
+      : p(p), lane(threadIdx.x % 32) {
+    const std::int64_t head = group * 32 / p.lanes_per_head, x0 = group * 32 % p.lanes_per_head;
+    row_stride = p.lane_groups * 32, base = group * 32 + lane;
+    decay = p.log_decay + head * p.head_stride + (p.per_row ? x0 / p.cols : 0);
+    begin = 0, end = p.chunks;
+    if (p.chunk_offsets != nullptr) {
+      begin = p.chunk_offsets[blockIdx.y];
+      end = p.chunk_offsets[blockIdx.y + 1];
+    } else if (p.segment_chunks > 0) {
+      begin = blockIdx.y * p.segment_chunks;
+      end = begin + p.segment_chunks < p.chunks ? begin + p.segment_chunks : p.chunks;
+    }
+    slot = blockIdx.y * row_stride + base;
+  }
+
+  // The states of the warp's chunks, scanned by Scan from the segment's carry (0 for the first).
+  template <class Scan>
+  __device__ __forceinline__ void states(float* smem) const {
+    Real carry = p.segment_chunks > 0 && blockIdx.y > 0 ? p.segment_decay[slot] : Real(0);
+    for_each_tile([&](std::int64_t j0, Real(&v)[kTile], const Real(&l)[kTile], std::uint32_t starts) {
+      Scan::template scan<ExactData>(v, l, starts, carry, smem);
+#pragma unroll
+      for (int i = 0; i < kTile; ++i)
+        if (j0 + i < end) p.states[(j0 + i) * row_stride + base] = v[i];
+    });
+  }
+
+  // The segment's aggregates: decay product (−1 where a start cuts it) and end state from a zero
+  // carry, into segment_decay and segment_state.
+  __device__ __forceinline__ void segment_totals() const {
+    Real carry = 0, decay_sum = 0;
+    bool restarted = false;
+    for_each_tile([&](std::int64_t, Real(&v)[kTile], const Real(&l)[kTile], std::uint32_t starts) {
+      warp::serial_decayed_scan(v, l, starts, carry);
+      restarted = restarted || starts != 0;
+#pragma unroll
+      for (int i = 0; i < kTile; ++i) decay_sum += l[i];
+    });
+    p.segment_decay[slot] = restarted ? Real(-1) : warp::exp_of(decay_sum);
+    p.segment_state[slot] = carry;
+  }
+
+ private:
+  __device__ __forceinline__ void load_tile(std::int64_t j0, Real (&v)[kTile]) const {
+#pragma unroll
+    for (int i = 0; i < kTile; ++i)
+      v[i] = j0 + i < end ? Real(load_value(p.local + (j0 + i) * row_stride + base)) : Real(0);
+  }
+
+  // f(j0, v, l, starts) for each tile of chunks [begin, end): v its local states (0 past end),
+  // l its log decays, starts its start bits; the next tile is loaded before f runs.
+  template <class F>
+  __device__ __forceinline__ void for_each_tile(F&& f) const {
+    Real v[kTile], next[kTile], l[kTile];
+    if (begin < end) load_tile(begin, next);
+    for (std::int64_t j0 = begin; j0 < end; j0 += kTile) {
+#pragma unroll
+      for (int i = 0; i < kTile; ++i) v[i] = next[i];
+      if (j0 + kTile < end) load_tile(j0 + kTile, next);
+      const bool mine = lane < kTile && j0 + lane < end;
+      const Real my_l = mine ? decay[(j0 + lane) * p.chunk_stride] : Real(0);
+      const bool my_start = mine && p.starts != nullptr && p.starts[j0 + lane] != 0;
+      const std::uint32_t starts = __ballot_sync(0xffffffffu, my_start);
+#pragma unroll
+      for (int i = 0; i < kTile; ++i) l[i] = __shfl_sync(0xffffffffu, my_l, i);
+      f(j0, v, l, starts);
+    }
+  }
+};
+
+}  // namespace mmv::gpu::agent

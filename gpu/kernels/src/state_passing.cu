@@ -1,0 +1,144 @@
+// Host entry points of the inter-chunk state propagation (state_passing.hpp): shape checks, the
+// choice between one chain per lane group and segments of chunks (reduce-then-scan, when the
+// lanes give fewer warps than SMs), and the launches of device/state_passing.cuh's kernels.
+#include <algorithm>
+#include <string>
+
+#include "launch.hpp"
+#include "mmvram/gpu/device/state_passing.cuh"
+#include "mmvram/gpu/state_passing.hpp"
+
+namespace mmv::gpu {
+namespace {
+
+using agent::kStateWarpsPerBlock;
+using warp::kTileChunks;
+template <class In, class Real>
+using params = agent::state_passing_params<In, Real>;
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw cuda_error("mmvram gpu state_passing: " + what);
+}
+
+void check_shape(const state_passing_shape& s) {
+  require(s.chunks >= 0 && s.heads >= 1 && s.rows >= 1 && s.cols >= 1, "chunks >= 0 and heads, rows, cols >= 1");
+  require(std::int64_t(s.heads) * s.rows <= (std::int64_t{1} << 31) &&
+              std::int64_t(s.heads) * s.rows * s.cols <= (std::int64_t{1} << 31),
+          "more than 2^31 lanes");
+  if (s.decay == decay_layout::per_row) require(s.cols % 32 == 0, "per-row decays need cols % 32 == 0");
+  else require(std::int64_t(s.rows) * s.cols % 32 == 0, "per-head decays need rows * cols % 32 == 0");
+}
+
+template <class In, class Real>
+params<In, Real> make_params(const In* local, const Real* log_decay, const std::uint8_t* starts,
+                             const std::int64_t* offsets, Real* states, const state_passing_shape& s) {
+  check_shape(s);
+  const std::int64_t per_head = std::int64_t(s.rows) * s.cols;
+  require(s.chunks == 0 || (local && log_decay && states), "null local, log_decay or states");
+  return {local, log_decay, starts, offsets, states, nullptr, nullptr, s.chunks, per_head, per_head * s.heads / 32,
+          s.chunk_stride, s.head_stride, 0, s.cols, s.decay == decay_layout::per_row};
+}
+
+// Segments of whole tiles when the lanes give fewer warps than SMs (two waves of resident warps),
+// else 0 (one chain per lane group). At the MVE's 1024 lane groups cutting was slower on an H100
+// (its extra read of the local states and per-call allocation cost more than the parallelism).
+template <class Kernel>
+std::int64_t segment_chunks_for(Kernel kernel, std::int64_t lane_groups, std::int64_t chunks) {
+  int dev = 0, sms = 0, blocks_per_sm = 0;
+  detail::check(cudaGetDevice(&dev), "cudaGetDevice");
+  detail::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  if (lane_groups >= sms) return 0;
+  detail::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, 32 * kStateWarpsPerBlock, 0),
+                "occupancy");
+  const std::int64_t target = 2 * std::int64_t(sms) * std::max(blocks_per_sm, 1) * kStateWarpsPerBlock;
+  const std::int64_t tiles = (chunks + kTileChunks - 1) / kTileChunks;
+  const std::int64_t segments = std::min<std::int64_t>({(target + lane_groups - 1) / lane_groups, tiles / 2, 65535});
+  if (segments <= 1) return 0;
+  return (tiles + segments - 1) / segments * kTileChunks;
+}
+
+// Scan: the scan policy of the method (agent/state_passing.cuh); sequences: the per-sequence
+// grid's rows (1 otherwise).
+template <class Scan, bool ExactData, class In, class Real>
+void launch(params<In, Real> p, unsigned sequences, cudaStream_t stream) {
+  if (p.chunks == 0 || sequences == 0) return;
+  const auto kernel = device::state_passing_kernel<Scan, ExactData, In, Real>;
+  const unsigned blocks = unsigned((p.lane_groups + kStateWarpsPerBlock - 1) / kStateWarpsPerBlock);
+  if (p.chunk_offsets == nullptr) p.segment_chunks = segment_chunks_for(kernel, p.lane_groups, p.chunks);
+  if (p.segment_chunks == 0) {
+    kernel<<<dim3(blocks, sequences), 32 * kStateWarpsPerBlock, 0, stream>>>(p);
+    detail::check(cudaGetLastError(), "state_passing launch");
+    return;
+  }
+  const std::int64_t segments = (p.chunks + p.segment_chunks - 1) / p.segment_chunks, lanes = p.lane_groups * 32;
+  void* temp = nullptr;
+  detail::check(cudaMallocAsync(&temp, std::size_t(2 * segments * lanes) * sizeof(Real), stream), "cudaMallocAsync");
+  p.segment_decay = static_cast<Real*>(temp);
+  p.segment_state = p.segment_decay + segments * lanes;
+  const dim3 grid(blocks, unsigned(segments));
+  device::segment_totals_kernel<<<grid, 32 * kStateWarpsPerBlock, 0, stream>>>(p);
+  device::segment_carries_kernel<<<unsigned((lanes + 255) / 256), 256, 0, stream>>>(p.segment_decay,
+                                                                                    p.segment_state, segments, lanes);
+  kernel<<<grid, 32 * kStateWarpsPerBlock, 0, stream>>>(p);
+  const cudaError_t launched = cudaGetLastError();
+  detail::check(cudaFreeAsync(temp, stream), "cudaFreeAsync");
+  detail::check(launched, "state_passing launch");
+}
+
+template <bool ExactData, class In>
+void dispatch(const params<In, float>& p, state_passing_method m, cudaStream_t stream) {
+  switch (m) {
+    case state_passing_method::cuda_core: return launch<agent::serial_scan, ExactData>(p, 1, stream);
+    case state_passing_method::tensor_core: return launch<agent::mma_scan<false>, ExactData>(p, 1, stream);
+    case state_passing_method::tensor_core_speculative: return launch<agent::mma_scan<true>, ExactData>(p, 1, stream);
+  }
+  require(false, "unknown method");
+}
+
+}  // namespace
+
+void state_passing(const float* local, const float* log_decay, const std::uint8_t* starts, float* states,
+                   const state_passing_shape& shape, state_passing_method method, cudaStream_t stream) {
+  dispatch<false>(make_params(local, log_decay, starts, nullptr, states, shape), method, stream);
+}
+
+void state_passing(const std::uint16_t* local_bf16, const float* log_decay, const std::uint8_t* starts,
+                   float* states, const state_passing_shape& shape, state_passing_method method,
+                   cudaStream_t stream) {
+  dispatch<true>(make_params(local_bf16, log_decay, starts, nullptr, states, shape), method, stream);
+}
+
+void state_passing(const double* local, const double* log_decay, const std::uint8_t* starts, double* states,
+                   const state_passing_shape& shape, state_passing_method method, cudaStream_t stream) {
+  require(method == state_passing_method::cuda_core, "float64 runs on the CUDA cores only");
+  launch<agent::serial_scan, false>(make_params(local, log_decay, starts, nullptr, states, shape), 1, stream);
+}
+
+void state_passing_per_sequence(const float* local, const float* log_decay, const std::int64_t* chunk_offsets,
+                                std::int64_t num_sequences, float* states, const state_passing_shape& shape,
+                                cudaStream_t stream) {
+  require(num_sequences >= 0 && num_sequences <= 65535, "per-sequence grid takes 0..65535 sequences");
+  require(num_sequences == 0 || chunk_offsets != nullptr, "null chunk_offsets");
+  launch<agent::serial_scan, false>(make_params(local, log_decay, nullptr, chunk_offsets, states, shape), unsigned(num_sequences),
+                   stream);
+}
+
+void state_passing_finals(const float* states, const std::int64_t* chunk_offsets, std::int64_t num_sequences,
+                          const float* tail_local, const float* tail_log_decay, float* finals,
+                          const state_passing_shape& shape, cudaStream_t stream) {
+  check_shape(shape);
+  require(num_sequences >= 0, "negative number of sequences");
+  if (num_sequences == 0) return;
+  require(chunk_offsets && finals && (states || shape.chunks == 0), "null states, chunk_offsets or finals");
+  require((tail_local == nullptr) == (tail_log_decay == nullptr), "tail_local and tail_log_decay go together");
+  const std::int64_t per_head = std::int64_t(shape.rows) * shape.cols, lanes = per_head * shape.heads;
+  require(num_sequences <= (std::int64_t{1} << 31) / lanes * 255, "too many sequences for one launch");
+  const std::int64_t threads = num_sequences * lanes;
+  const bool per_row = shape.decay == decay_layout::per_row;
+  device::finals_kernel<<<unsigned((threads + 255) / 256), 256, 0, stream>>>(
+      states, chunk_offsets, num_sequences, tail_local, tail_log_decay, finals, lanes, per_head, shape.cols,
+      per_row ? shape.rows : 1, per_row);
+  detail::check(cudaGetLastError(), "state_passing_finals launch");
+}
+
+}  // namespace mmv::gpu
