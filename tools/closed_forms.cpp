@@ -2,7 +2,7 @@
 // algorithm, n and s, as CSV. Nothing is simulated, so n may reach 2^40 (the crossover).
 #include "commands.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 
 #include <iostream>
 

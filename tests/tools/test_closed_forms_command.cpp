@@ -4,9 +4,9 @@
 #include "catch.hpp"
 #include "tool_process.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 #include "mmvram/algorithms/iterated_addition.hpp"
-#include "mmvram/algorithms/strict_pricing.hpp"
+#include "mmvram/harness/strict_pricing.hpp"
 
 #include <sstream>
 

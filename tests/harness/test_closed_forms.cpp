@@ -3,10 +3,10 @@
 // segment, whose counts are the one-segment forms field for field); and they stay defined, with
 // the iterated-addition rival below Schwartz, up to n = 2^40.
 #include "catch.hpp"
-#include "cost_check.hpp"
+#include "../algorithms/cost_check.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 #include "mmvram/harness/registry.hpp"
 
 #include <random>

@@ -1,4 +1,4 @@
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 
 #include "mmvram/algorithms/iterated_addition.hpp"
 #include "mmvram/algorithms/scan.hpp"
