@@ -2,14 +2,14 @@
 // algorithm, n and s, as CSV. Nothing is simulated, so n may reach 2^40 (the crossover).
 #include "commands.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 
 #include <iostream>
 
 namespace mmv::tool {
 
 int print_closed_forms(const closed_forms_options& o) {
-  for (const auto& name : o.algorithms) closed_form_cost(name, 1, 2);  // unknown names fail first
+  for (const auto& name : o.algorithms) closed_form_cost(name, 1, 2);  // names unknown or without a form fail first
   std::cout << "algorithm,n,s,steps,mmu_steps,vcu_steps,depth_steps\n";
   for (const auto& name : o.algorithms)
     for (int s : o.ss)

@@ -2,7 +2,7 @@
 // the fixed schema of docs/tool.md (units in the field names) for scripts.
 #pragma once
 #include "mmvram/harness/registry.hpp"
-#include "mmvram/algorithms/strict_pricing.hpp"
+#include "mmvram/harness/strict_pricing.hpp"
 #include "mmvram/model/ledger.hpp"
 #include "mmvram/model/time_model.hpp"
 

@@ -6,7 +6,7 @@
 #include "memory.hpp"
 #include "output.hpp"
 
-#include "mmvram/harness/word_bits.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "mmvram/model/time_model.hpp"
 
 #include <algorithm>
@@ -143,7 +143,7 @@ run_report run_once(const run_options& o) {
     r.outcome = entry.run(m, input);
   } catch (const width_error& e) {
     if (o.mode != number_format::integer) throw;
-    throw run_width_error(e, min_word_bits(entry.name, input, o.s).bits);
+    throw run_width_error(e, min_word_bits(entry, input, o.s).bits);
   }
   m.collect_timing();
   r.wall_time_s = r.outcome.simulate_seconds;
@@ -176,7 +176,7 @@ run_report run_once(const run_options& o) {
   config.record_dag = config.record_trace = false;
   config.backend = "simulate";  // the smallest B is a property of the ledger, found on the CPU
   if (o.mode != number_format::integer) return r;
-  const word_bits_need need = min_word_bits(entry.name, input, o.s);
+  const word_bits_need need = min_word_bits(entry, input, o.s);
   r.min_word_bits = need.bits;
   r.min_word_bits_exact = need.exact;
   if (o.min_bits) r.min_word_bits_searched = smallest_word_bits(entry, input, config, o.bits);

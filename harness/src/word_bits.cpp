@@ -8,16 +8,21 @@
 #include "mmvram/algorithms/iterated_addition.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <map>
 
 namespace mmv {
 
-void value_span::add(__int128 v) {
-  lo = std::min(lo, v);
-  hi = std::max(hi, v);
-}
+namespace {
 
+// The range of values a run forms, in 128 bits (sums may exceed 64).
+struct value_span {
+  __int128 lo = 0, hi = 0;
+  void add(__int128 v) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+};
+
+// The smallest B in 2..64 whose words hold every value of `span`; 65 when none does.
 int bits_for(const value_span& span) {
   for (int b = 2; b <= 64; ++b) {
     const __int128 top = (__int128{1} << (b - 1));
@@ -25,8 +30,6 @@ int bits_for(const value_span& span) {
   }
   return 65;
 }
-
-namespace {
 
 using words = std::vector<__int128>;
 
@@ -66,15 +69,6 @@ bool add_segment_sums(value_span& span, const std::vector<word>& x, const std::v
     one_signed = r.one_signed() && one_signed;
   }
   return one_signed;
-}
-
-// matmul_scan on n values: the slot-0 addresses of its down-sweep reach n' - s, where
-// n' = c s^(k-1) is n padded (n > s; no address otherwise).
-__int128 matmul_scan_addresses(std::int64_t n, std::int64_t s) {
-  if (n <= s) return 0;
-  std::int64_t below = 1;
-  for (std::int64_t j = 1; j < ceil_log(n, s); ++j) below *= s;
-  return ceil_div(n, below) * below - s;
 }
 
 // speculate_and_compress (SCD, SSCR) on n values with k segments: the flag scan counts to
@@ -132,10 +126,6 @@ word_bits_need segmented(const algorithm_input& in, __int128 structure) {
   return fixed(d, exact, structure);
 }
 
-word_bits_need speculated(const algorithm_input& in, int s) {
-  return scan(in, speculation_structure(length(in), s, segment_count(input_shape::segmented, in)));
-}
-
 // The in-block segmented scan y of block b (REVSPEC of the in-block prefix sums): calls
 // visit(i, prefix, y, seen) for each position, `seen` when a flag is at or before i in the block.
 template <class T, class Visit>
@@ -185,14 +175,40 @@ words block_level(value_span& span, const std::vector<T>& x, const std::vector<w
   return out;
 }
 
-word_bits_need block_sscr(const algorithm_input& in, int s) {
+}  // namespace
+
+__int128 matmul_scan_addresses(std::int64_t n, int s) {
+  if (n <= s) return 0;
+  std::int64_t below = 1;
+  for (std::int64_t j = 1; j < ceil_log(n, s); ++j) below *= s;
+  return ceil_div(n, below) * below - s;
+}
+
+__int128 iterated_addition_addresses(std::int64_t n, int) {
+  const std::int64_t k = iterated_addition_block(n);
+  return n > k ? ceil_div(n, k) - 1 : 0;
+}
+
+word_bits_rule scan_rule(structure_term structure) {
+  return [structure](const algorithm_input& in, int s) { return scan(in, structure ? structure(length(in), s) : 0); };
+}
+
+word_bits_rule segmented_rule(structure_term structure) {
+  return [structure](const algorithm_input& in, int s) { return segmented(in, structure(length(in), s)); };
+}
+
+word_bits_need speculated_word_bits(const algorithm_input& in, int s) {
+  return scan(in, speculation_structure(length(in), s, segment_count(input_shape::segmented, in)));
+}
+
+word_bits_need block_sscr_word_bits(const algorithm_input& in, int s) {
   value_span d;
   for (auto v : in.words) d.add(v);
   if (!in.words.empty()) block_level(d, in.words, in.flags, s, false);
   return {bits_for(d), true};
 }
 
-word_bits_need elementwise(const algorithm_input& in, int s) {
+word_bits_need elementwise_product_word_bits(const algorithm_input& in, int s) {
   value_span d, not_summed;  // no scan runs over the products here
   range_sums sums(not_summed);
   for (std::size_t i = 0; i < in.words.size(); ++i) add_product(d, sums, in.words[i], in.words2[i]);
@@ -202,7 +218,7 @@ word_bits_need elementwise(const algorithm_input& in, int s) {
 
 // matrix_product: the address terms reach n^2 - 1; n^3 products in (i, j, k) order; SCD over
 // them with n^2 segments.
-word_bits_need matrix(const algorithm_input& in, int s) {
+word_bits_need matrix_product_word_bits(const algorithm_input& in, int s) {
   const std::int64_t n = in.n, cube = n * n * n;
   value_span d;
   range_sums sums(d);
@@ -216,7 +232,7 @@ word_bits_need matrix(const algorithm_input& in, int s) {
 
 // spmv_csr: row_ptr (up to nnz), the row iota, the count of non-empty rows and its scan's
 // addresses, the column indices, the products and SCD over them.
-word_bits_need spmv(const algorithm_input& in, int s) {
+word_bits_need spmv_word_bits(const algorithm_input& in, int s) {
   const csr_matrix& a = in.matrix;
   const std::int64_t nnz = a.nonzeros();
   value_span d;
@@ -234,46 +250,6 @@ word_bits_need spmv(const algorithm_input& in, int s) {
   const __int128 rows = std::max<__int128>({nnz, a.rows - 1, most_col, nonempty, matmul_scan_addresses(a.rows, s),
                                             speculation_structure(nnz, s, nonempty)});
   return smallest_with(d, exact, [&](int bits) { return std::max(rows, product_structure(nnz, s, bits)); });
-}
-
-__int128 iterated_addition_addresses(std::int64_t n) {
-  const std::int64_t k = iterated_addition_block(n);
-  return n > k ? ceil_div(n, k) - 1 : 0;
-}
-
-using rule = std::function<word_bits_need(const algorithm_input&, int)>;
-
-const std::map<std::string, rule>& rules() {
-  static const std::map<std::string, rule> table{
-      {"hillis-steele-scan", [](const algorithm_input& in, int) { return scan(in, 0); }},
-      {"brent-kung-scan",
-       [](const algorithm_input& in, int) {
-         const std::int64_t n = length(in);
-         return scan(in, n > 2 ? (std::int64_t{1} << ceil_log(n, 2)) - 1 : 0);
-       }},
-      {"matmul-scan", [](const algorithm_input& in, int s) { return scan(in, matmul_scan_addresses(length(in), s)); }},
-      {"schwartz-segmented-scan", [](const algorithm_input& in, int) { return segmented(in, 1); }},
-      {"min-index-segmented-scan", [](const algorithm_input& in, int) { return segmented(in, length(in) - 1); }},
-      {"scd", &speculated},
-      {"sscr", &speculated},
-      {"block-sscr", &block_sscr},
-      {"spmv", &spmv},
-      {"elementwise-product", &elementwise},
-      {"matrix-product", &matrix},
-      {"iterated-addition-scan",
-       [](const algorithm_input& in, int) { return scan(in, iterated_addition_addresses(length(in))); }},
-      {"iterated-addition-segmented-scan",
-       [](const algorithm_input& in, int) { return segmented(in, iterated_addition_addresses(length(in))); }},
-  };
-  return table;
-}
-
-}  // namespace
-
-word_bits_need min_word_bits(const std::string& algorithm, const algorithm_input& in, int s) {
-  const auto it = rules().find(algorithm);
-  if (it == rules().end()) throw model_error("min_word_bits: " + algorithm + " has no integer mode");
-  return it->second(in, s);
 }
 
 }  // namespace mmv

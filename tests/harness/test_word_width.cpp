@@ -1,5 +1,5 @@
-// The minimum word width (word_bits.hpp) against the machine: over random (algorithm, n, s, M),
-// signed or one-signed, every B from 2 to 64 is run. The run passes at the formula's B and at
+// The minimum word width (each entry's word_bits rule, word_bits.hpp) against the machine: over
+// random (algorithm, n, s, M), signed or one-signed, every B from 2 to 64 is run. The run passes at the formula's B and at
 // every larger B (raising B never turns a pass into a failure), and when the formula says it
 // is exact, B - 1 raises width_error; otherwise the smallest passing B is at most the formula's
 // (seed printed; MMV_TEST_SEED fixes it).
@@ -7,7 +7,6 @@
 #include "test_seed.hpp"
 
 #include "mmvram/harness/registry.hpp"
-#include "mmvram/harness/word_bits.hpp"
 
 #include <random>
 
@@ -69,7 +68,7 @@ TEST_CASE("min_word_bits: the run passes at B and above, and fails at B - 1 wher
       const word m = std::vector<word>{0, 1, 7, 1000, word{1} << 40}[std::uniform_int_distribution<int>(0, 4)(g)];
       const word lo = std::vector<word>{-m, 0, -m / 3}[std::uniform_int_distribution<int>(0, 2)(g)];
       const auto in = random_input(g, e.shape, n, lo, m);
-      const auto need = mmv::min_word_bits(e.name, in, s);
+      const auto need = mmv::min_word_bits(e, in, s);
       CAPTURE(e.name, n, s, lo, m, need.bits, need.exact);
       int smallest = 0;
       for (int bits = 2; bits <= 64; ++bits) {

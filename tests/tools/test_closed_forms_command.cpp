@@ -4,9 +4,9 @@
 #include "catch.hpp"
 #include "tool_process.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 #include "mmvram/algorithms/iterated_addition.hpp"
-#include "mmvram/algorithms/strict_pricing.hpp"
+#include "mmvram/harness/strict_pricing.hpp"
 
 #include <sstream>
 
@@ -30,7 +30,10 @@ TEST_CASE("closed-forms prints the closed forms as CSV") {
         ++rows;
       }
   CHECK(rows == 8);
-  CHECK(run_tool({"closed-forms", "spmv", "--n", "8"}).code == 2);
+  const auto spmv = run_tool({"closed-forms", "spmv", "--n", "8"});
+  CHECK(spmv.code == 2);
+  CHECK(spmv.err.find("no closed form in n and s for 'spmv' (its counts depend on") != std::string::npos);
+  CHECK(run_tool({"closed-forms", "no-such-algorithm", "--n", "8"}).code == 2);
   CHECK(run_tool({"closed-forms", "sscr"}).code == 2);
   CHECK(run_tool({"closed-forms", "sscr", "--n", "2^41"}).code == 2);
 }

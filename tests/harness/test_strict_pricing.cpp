@@ -5,7 +5,7 @@
 
 #include "mmvram/algorithms/iterated_addition.hpp"
 #include "mmvram/algorithms/segmented_baselines.hpp"
-#include "mmvram/algorithms/strict_pricing.hpp"
+#include "mmvram/harness/strict_pricing.hpp"
 
 #include <vector>
 

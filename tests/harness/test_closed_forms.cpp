@@ -1,12 +1,12 @@
 // The closed forms the crossover uses beyond simulation (closed_forms.hpp) equal the ledger of a
-// verified run wherever both run: every named algorithm, s from 2 to 1024, n up to 2^13 (one
-// segment, whose counts are the one-segment forms field for field); and they stay defined, with
-// the iterated-addition rival below Schwartz, up to n = 2^40.
+// verified run wherever both run: every registry entry with a closed form, s from 2 to 1024, n
+// up to 2^13 (one segment, whose counts are the one-segment forms field for field); and they
+// stay defined, with the iterated-addition rival below Schwartz, up to n = 2^40.
 #include "catch.hpp"
-#include "cost_check.hpp"
+#include "../algorithms/cost_check.hpp"
 #include "test_seed.hpp"
 
-#include "mmvram/algorithms/closed_forms.hpp"
+#include "mmvram/harness/closed_forms.hpp"
 #include "mmvram/harness/registry.hpp"
 
 #include <random>
@@ -27,9 +27,10 @@ TEST_CASE("closed forms equal the ledger where the simulator runs", "[closed-for
       for (auto& v : in.words) v = std::uniform_int_distribution<word>(0, 9)(g);
       in.flags.assign(static_cast<std::size_t>(n), 0);
       in.flags[0] = 1;
-      for (const auto& name : mmv::closed_form_algorithms()) {
+      for (const auto& entry : mmv::algorithm_table()) {
+        if (!entry.closed_form) continue;
+        const std::string& name = entry.name;
         CAPTURE(name, s, n);
-        const auto& entry = mmv::find_algorithm(name);
         mmv::machine_config c;
         c.s = s;
         c.record_dag = false;
@@ -41,6 +42,9 @@ TEST_CASE("closed forms equal the ledger where the simulator runs", "[closed-for
     }
   }
   CHECK_THROWS_AS(mmv::closed_form_cost("spmv", 8, 4), mmv::model_error);
+  CHECK_THROWS_AS(mmv::closed_form_cost("no-such-algorithm", 8, 4), mmv::model_error);
+  CHECK_THROWS_AS(mmv::closed_form_cost("sscr", -1, 4), mmv::model_error);
+  CHECK_THROWS_AS(mmv::closed_form_cost("sscr", 8, 1), mmv::model_error);
 }
 
 TEST_CASE("closed forms reach n = 2^40", "[closed-forms]") {
@@ -49,9 +53,10 @@ TEST_CASE("closed forms reach n = 2^40", "[closed-forms]") {
   CHECK(rival.vcu_steps == 78);  // k = 40, ceil(log_40 2^40) = 8 levels
   CHECK(rival.steps() < mmv::closed_form_cost("schwartz-segmented-scan", n, 16).steps());
   for (int s = 2; s <= 1024; s *= 2)
-    for (const auto& name : mmv::closed_form_algorithms()) {
-      CAPTURE(name, s);
-      const auto p = mmv::closed_form_cost(name, n, s);
+    for (const auto& entry : mmv::algorithm_table()) {
+      if (!entry.closed_form) continue;
+      CAPTURE(entry.name, s);
+      const auto p = mmv::closed_form_cost(entry.name, n, s);
       CHECK(p.steps() > 0);
       CHECK(p.depth > 0);
       CHECK(p.depth <= p.steps());

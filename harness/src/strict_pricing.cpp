@@ -1,4 +1,4 @@
-#include "mmvram/algorithms/strict_pricing.hpp"
+#include "mmvram/harness/strict_pricing.hpp"
 
 #include "mmvram/algorithms/common.hpp"
 
