@@ -61,7 +61,7 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
-  os << "mmvram-gpu accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
+  os << "mmvram kernels accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
         "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"
         "/derived: V3's single-item error over its derived bound 0x1.1p-16 (H + |x|) (above 1: the derivation fails)\n";

@@ -135,7 +135,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     any_offsets = any_offsets || k->needs_offsets;
     any_scd = any_scd || k->reports_offsets;
   }
-  os << "mmvram-gpu bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
+  os << "mmvram kernels bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
      << " MiB, CUDA " << runtime::cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
      << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
      << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())

@@ -1,4 +1,4 @@
-// mmvram-gpu bench: median time of every selected kernel over dtypes and segment distributions,
+// mmvram kernels bench: median time of every selected kernel over dtypes and segment distributions,
 // rotating among input sets larger than L2 together, with the copy and CUB measured alongside.
 #pragma once
 #include <cstdint>

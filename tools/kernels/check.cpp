@@ -393,7 +393,7 @@ int run_check(const check_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   const auto cases = plan(o);
-  os << "mmvram-gpu check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
+  os << "mmvram kernels check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
      << runtime::cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")
      << ", " << cases.size() << " cases\n";
   char head[256];

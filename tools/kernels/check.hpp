@@ -1,4 +1,4 @@
-// mmvram-gpu check: every selected kernel against the CPU reference on fresh random inputs,
+// mmvram kernels check: every selected kernel against the CPU reference on fresh random inputs,
 // over all segment distributions, edge sizes and (unless quick) 2^31 + 5 items.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// mmvram-gpu state-passing (state_passing_bench.hpp).
+// mmvram kernels state-passing (state_passing_bench.hpp).
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
