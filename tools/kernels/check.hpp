@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "json.hpp"
+#include "json_file.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 
@@ -48,8 +48,8 @@ bool counted_failure(const check_result& r);
 // single-item error above kRevertCoefficient * (H + |x|), or a segment beyond the bound plus
 // the fp32 rule. Either means the assumptions of docs/gpu_v3_error.md fail on the device.
 bool beyond_derivation(const check_result& r);
-// r's fields, inside an object the caller opened (check's and accuracy's results arrays).
-void write_result_fields(json_writer& j, const check_result& r);
+// r's fields as one JSON object (an entry of check's and accuracy's results arrays).
+json result_json(const check_result& r);
 
 struct check_options {
   bool quick = false;
