@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 #include "json_file.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
