@@ -98,7 +98,7 @@ const std::vector<command_doc> docs{
      .summary = "closed-form counts of scans as CSV (n up to 2^40, nothing runs)",
      .options = {{"--n", "LIST", "sizes in 1..2^40 (required)"}, {"--s", "LIST", "tile sizes; default 16"}}},
     {.name = "kernels check",
-     .synopsis = "kernels check [options]",
+     .synopsis = "kernels check [ALGO] [options]",
      .summary = "fused CUDA kernels against CPU references (CUDA builds)",
      .options = {{"--quick", "", "main cases of 3*2^20+1234 items (not 2^24+1234), no 2^31+5 case"},
                  {"--no-big", "", "leave out the 2^31 + 5 item cases"},
@@ -106,7 +106,14 @@ const std::vector<command_doc> docs{
                  {"--kernels", "LIST", "all (default), ours, ablation, baselines, or kernel names"},
                  {"--dtypes", "LIST", "f32,i32 (default both)"},
                  {"--json", "FILE", "write every result as JSON (schema mmvram-gpu-check/1)"},
-                 {"--verbose", "", "print the edge cases that passed too"}}},
+                 {"--verbose", "", "print the edge cases that passed too"},
+                 {"--n", "N", "ALGO: items of the one input, 1..2^24 (default 2^20+3)"},
+                 {"--s", "S", "ALGO: the backends' MMU tile size (default 16)"},
+                 {"--density", "D", "ALGO: probability that a position starts a segment (default 0.05)"}},
+     .note = "With ALGO (matmul-scan, sscr, scd): one input, drawn as `run` draws it, through the simulate\n"
+             "  and cuda backends and every fused kernel of ALGO (V0-V3), each compared with the harness\n"
+             "  reference (i32 exactly; f32: backends within their tolerance, kernels by the fp32 rule).\n"
+             "  --quick, --no-big, --kernels, --json and --verbose are the suite's; --n, --s, --density ALGO's."},
     {.name = "kernels bench",
      .synopsis = "kernels bench [options]",
      .summary = "median times of the kernels beside CUB and a copy, as JSON",

@@ -54,6 +54,18 @@ TEST_CASE("bad kernels command lines exit 2 with one line") {
   require_one_line_error({"kernels", "stress", "extra"}, "kernels stress takes no argument");
 }
 
+TEST_CASE("kernels check ALGO takes a registered algorithm with fused kernels and its own options") {
+  require_one_line_error({"kernels", "check", "nosuch"}, "unknown algorithm 'nosuch'");
+  require_one_line_error({"kernels", "check", "hillis-steele-scan"}, "hillis-steele-scan has no fused kernels");
+  require_one_line_error({"kernels", "check", "sscr", "scd"}, "kernels check takes one algorithm");
+  require_one_line_error({"kernels", "check", "sscr", "--quick"}, "--quick applies to the kernel suite");
+  require_one_line_error({"kernels", "check", "scd", "--kernels", "ours"}, "--kernels applies to the kernel suite");
+  require_one_line_error({"kernels", "check", "--n", "5"}, "--n applies to kernels check ALGO only");
+  require_one_line_error({"kernels", "check", "sscr", "--n", "2^24+1"}, "--n must be in 1..16777216");
+  require_one_line_error({"kernels", "check", "sscr", "--density", "1.5"}, "--density must be in [0, 1]");
+  require_one_line_error({"kernels", "check", "matmul-scan", "--s", "1"}, "--s must be in 2..4096");
+}
+
 TEST_CASE("every kernels command takes exactly the options its help lists") {
   const auto help = run_tool({"kernels", "--help"});
   REQUIRE(help.code == 0);
@@ -71,6 +83,7 @@ TEST_CASE("good kernels command lines without a CUDA device exit 2 saying so") {
   hide_devices();
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"kernels", "check", "--quick", "--kernels", "ours", "--dtypes", "f32"},
+           {"kernels", "check", "sscr", "--n", "2^12+1", "--density", "1/8", "--s", "4", "--dtypes", "i32"},
            {"kernels", "bench", "--n", "2^20+3", "--dists", "fixed:32,pareto:1024", "--tile-cycles"},
            {"kernels", "profile", "--kernels", "sscr_segmented_scan", "--calls", "2"},
            {"kernels", "accuracy", "--n", "2^10"},

@@ -54,7 +54,7 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
 
 std::vector<check_result> check_data(const std::vector<const kernel_info*>& kernels, dtype t, const void* x,
                                      const std::uint8_t* flags, std::int64_t n, const std::string& distribution,
-                                     bool with_unsegmented, std::int64_t offset) {
+                                     bool with_unsegmented, std::int64_t offset, const output_check& also) {
   std::vector<const kernel_info*> ks;
   for (auto* k : kernels)
     if (with_unsegmented || k->kind == op::segmented_scan || k->kind == op::segmented_sum) ks.push_back(k);
@@ -216,6 +216,11 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
           runtime::check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
                      "cudaMemcpy to host");
         r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n, k->speculation_block);
+      }
+      const bool has_output = k->kind == op::scan || k->kind == op::segmented_scan || k->kind == op::segmented_sum;
+      if (also && has_output && r.v.pass) {
+        const std::string differs = also(*k, hout, k->kind == op::segmented_sum ? segs : n);
+        if (!differs.empty()) r.v.pass = false, r.v.detail = differs;
       }
       if (!guards_ok) {
         r.v.pass = false;

@@ -12,10 +12,12 @@
 #include "accuracy.hpp"
 #include "bench.hpp"
 #include "check.hpp"
+#include "check_algorithm.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "mmvram/gpu/machine/backend_compare.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/harness/registry.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
 
@@ -77,21 +79,51 @@ bool have_device(const std::string& command) {
   return false;
 }
 
+// `kernels check`: the kernel suite, or with ALGO one input through every path of ALGO.
 int run_check_command(const std::vector<std::string>& args) {
   check_options o;
-  o.seed = fresh_seed();
+  algorithm_check_options a;
+  o.seed = a.seed = fresh_seed();
+  std::vector<std::string> suite_only, algorithm_only;  // options given that need no ALGO / ALGO
+  auto suite = [&](const std::string& name, auto&& set) {
+    return [&, name, set](const auto&... v) { suite_only.push_back(name), set(v...); };
+  };
+  auto algo = [&](const std::string& name, auto&& set) {
+    return [&, name, set](const std::string& v) { algorithm_only.push_back(name), set(v); };
+  };
   walk("kernels check", args,
-       options{{"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
-               {"--kernels", [&](const std::string& v) { o.kernels = v; }},
-               {"--dtypes", [&](const std::string& v) { o.dtypes = parse_dtypes(v); }},
-               {"--json", [&](const std::string& v) { o.json_path = v; }}},
-       switches{{"--quick", [&] { o.quick = true; }},
-                {"--no-big", [&] { o.big = false; }},
-                {"--verbose", [&] { o.verbose = true; }}},
-       [&](const std::string& p) { no_positional("kernels check", p); });
-  require_selection(o.kernels);
+       options{{"--seed", [&](const std::string& v) { o.seed = a.seed = parse_seed(v); }},
+               {"--dtypes", [&](const std::string& v) { o.dtypes = a.dtypes = parse_dtypes(v); }},
+               {"--kernels", suite("--kernels", [&](const std::string& v) { o.kernels = v; })},
+               {"--json", suite("--json", [&](const std::string& v) { o.json_path = v; })},
+               {"--n", algo("--n", [&](const std::string& v) { a.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 24); })},
+               {"--s", algo("--s", [&](const std::string& v) { a.s = small(v, "--s", 2, 4096); })},
+               {"--density", algo("--density", [&](const std::string& v) {
+                  a.density = parse_real_in(v, "--density", 0, 1);
+                })}},
+       switches{{"--quick", suite("--quick", [&] { o.quick = true; })},
+                {"--no-big", suite("--no-big", [&] { o.big = false; })},
+                {"--verbose", suite("--verbose", [&] { o.verbose = true; })}},
+       [&](const std::string& p) {
+         if (!a.algorithm.empty()) throw usage_error("kernels check takes one algorithm (got '" + a.algorithm + "' and '" + p + "')");
+         a.algorithm = p;
+       });
+  if (a.algorithm.empty()) {
+    if (!algorithm_only.empty()) throw usage_error(algorithm_only.front() + " applies to kernels check ALGO only");
+    require_selection(o.kernels);
+    if (!have_device("kernels check")) return 2;
+    return run_check(o, std::cout);
+  }
+  if (!suite_only.empty()) throw usage_error(suite_only.front() + " applies to the kernel suite (kernels check without ALGO)");
+  try {
+    (void)find_algorithm(a.algorithm);
+  } catch (const model_error& e) {
+    throw usage_error(e.what());
+  }
+  if (fused_kernels_of(a.algorithm).empty())
+    throw usage_error(a.algorithm + " has no fused kernels (kernels check ALGO takes matmul-scan, sscr or scd)");
   if (!have_device("kernels check")) return 2;
-  return run_check(o, std::cout);
+  return run_algorithm_check(a, std::cout);
 }
 
 // bench and profile: one option set; profile calls each kernel a few times, untimed by design.
