@@ -1,5 +1,5 @@
 """Loading the numbers the plots draw: the CSVs of `mmvram sweep`/`run --format csv` (schema in
-docs/tool.md) and the GPU JSON of `mmvram-gpu bench` (schema in docs/kernels.md). Nothing here
+docs/tool.md) and the GPU JSON of `mmvram kernels bench` (schema in docs/kernels.md). Nothing here
 knows how the numbers were produced."""
 import csv
 import json

@@ -3,7 +3,7 @@
 experiments/results/ (when present), then writes experiments/out/summary.md. PNG and SVG each.
 
 usage: experiments/plot.py [--out experiments/out] [--results experiments/results] [--gpu-only]
-  --gpu-only: redraw only the GPU figures (and summary.md), e.g. after `mmvram-gpu bench`.
+  --gpu-only: redraw only the GPU figures (and summary.md), e.g. after `mmvram kernels bench`.
 """
 import argparse
 import math

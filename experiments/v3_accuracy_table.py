@@ -1,4 +1,4 @@
-"""Markdown table of V3's fp32 accuracy from `mmvram-gpu accuracy` JSON: per value family and
+"""Markdown table of V3's fp32 accuracy from `mmvram kernels accuracy` JSON: per value family and
 start distribution, the bits of fp32's 24 lost (largest over the results) by V0 and V3 of SSCR
 and SCD, at single-item results (segment starts, one-item segments: x in every order) and over
 all results (against the sum of |x| of the result's own segment), the share of single-item

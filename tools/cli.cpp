@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -28,8 +29,8 @@ void require_documented(const std::string& command, const std::map<std::string, 
   if (documented != handled) throw std::logic_error("the options of '" + command + "' differ from its help (usage.cpp)");
 }
 
-// Walks the arguments of `command`: positional ones go to `positional`, options to their
-// handler. An option given twice or with an empty value is a usage_error.
+}  // namespace
+
 void walk(const std::string& command, const std::vector<std::string>& args,
           const std::map<std::string, handler>& options, const std::map<std::string, std::function<void()>>& switches,
           const std::function<void(const std::string&)>& positional) {
@@ -62,12 +63,10 @@ void walk(const std::string& command, const std::vector<std::string>& args,
   }
 }
 
+namespace {
+
 int parse_int_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = parse_count(text, what);
-  if (v < lo || v > hi)
-    throw usage_error(what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " +
-                      text + ")");
-  return static_cast<int>(v);
+  return static_cast<int>(parse_count_in(text, what, lo, hi));
 }
 
 double check_density(double d, const std::string& text) {
@@ -119,6 +118,8 @@ number_format parse_mode(const std::string& text) {
   }
 }
 
+}  // namespace
+
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
   std::size_t start = 0;
@@ -130,11 +131,9 @@ std::vector<std::string> split(const std::string& text, char sep) {
   }
 }
 
-}  // namespace
-
 std::int64_t parse_count(const std::string& text, const std::string& what) {
   constexpr __int128 top = __int128{1} << 62;
-  const auto bad = [&] { return usage_error(what + ": expected a count like 1024 or 2^10 (got '" + text + "')"); };
+  const auto bad = [&] { return usage_error(what + ": expected a count like 1024, 2^10 or 2^10+3 (got '" + text + "')"); };
   const auto too_large = [&] { return usage_error(what + ": " + text + " is too large (the limit is 2^62)"); };
   const auto digits = [&](const std::string& t) {
     if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) throw bad();
@@ -145,12 +144,34 @@ std::int64_t parse_count(const std::string& text, const std::string& what) {
   };
   const auto caret = text.find('^');
   if (caret == std::string::npos) return digits(text);
-  const std::int64_t base = digits(text.substr(0, caret)), exp = digits(text.substr(caret + 1));
-  if (base <= 1) return exp == 0 ? 1 : base;  // 0^k and 1^k without k multiplications
+  const auto sign = text.find_first_of("+-", caret);
+  const std::int64_t base = digits(text.substr(0, caret)), exp = digits(text.substr(caret + 1, sign - caret - 1));
   __int128 v = 1;
-  for (std::int64_t k = 0; k < exp; ++k)
-    if ((v *= base) > top) throw too_large();
+  if (base <= 1) v = exp == 0 ? 1 : base;  // 0^k and 1^k without k multiplications
+  else
+    for (std::int64_t k = 0; k < exp; ++k)
+      if ((v *= base) > top) throw too_large();
+  if (sign != std::string::npos) {  // B^E+C or B^E-C
+    const std::int64_t c = digits(text.substr(sign + 1));
+    v += text[sign] == '+' ? c : -__int128{c};
+    if (v > top) throw too_large();
+    if (v < 0) throw usage_error(what + ": " + text + " is negative");
+  }
   return static_cast<std::int64_t>(v);
+}
+
+std::int64_t parse_count_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = parse_count(text, what);
+  if (v < lo || v > hi)
+    throw usage_error(what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (got " + text + ")");
+  return v;
+}
+
+double parse_real_in(const std::string& text, const std::string& what, double lo, double hi) {
+  const double v = parse_real(text, what);
+  if (!(v >= lo && v <= hi))
+    throw usage_error((std::ostringstream() << what << " must be in [" << lo << ", " << hi << "] (got " << text << ")").str());
+  return v;
 }
 
 std::vector<std::int64_t> parse_count_list(const std::string& text, const std::string& what) {

@@ -4,6 +4,8 @@
 #include "mmvram/model/types.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -111,12 +113,28 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args);
 run_options parse_predict(const std::vector<std::string>& args);
 closed_forms_options parse_closed_forms(const std::vector<std::string>& args);
 
-// "1024", "2^10": a non-negative integer. Throws usage_error naming `what`.
+// "1024", "2^10", "2^10+3", "2^10-1": a non-negative integer up to 2^62. Throws usage_error
+// naming `what`.
 std::int64_t parse_count(const std::string& text, const std::string& what);
+// parse_count, and a usage_error unless the count is in lo..hi.
+std::int64_t parse_count_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi);
 // A comma-separated list of counts and ranges A..B (doubling) or A..B:F (factor F).
 std::vector<std::int64_t> parse_count_list(const std::string& text, const std::string& what);
 // "0.01", "1/32": a real number.
 double parse_real(const std::string& text, const std::string& what);
+// parse_real, and a usage_error unless the number is in [lo, hi].
+double parse_real_in(const std::string& text, const std::string& what, double lo, double hi);
+// The parts of `text` between the separators `sep` (one empty part for an empty text).
+std::vector<std::string> split(const std::string& text, char sep);
+
+// Walks the arguments of `command` (a name in command_docs()): positional ones go to
+// `positional`, options (--name value, --name=value) to their handler, switches to theirs. An
+// unknown option, one given twice or with an empty value is a usage_error; handlers that differ
+// from the command's documented options are a std::logic_error (the help is complete).
+void walk(const std::string& command, const std::vector<std::string>& args,
+          const std::map<std::string, std::function<void(const std::string&)>>& options,
+          const std::map<std::string, std::function<void()>>& switches,
+          const std::function<void(const std::string&)>& positional);
 
 // One option of a command: its name, the value it takes (empty for a switch) and its help
 // text ('\n' breaks a line).
@@ -137,5 +155,8 @@ const command_doc& command_doc_of(const std::string& name);
 
 // The text of `mmvram help`, generated from command_docs().
 std::string usage_text();
+// The option sections of the commands whose name starts with `prefix` ("kernels " for the
+// help of `mmvram kernels`), as usage_text() prints them.
+std::string options_text(const std::string& prefix);
 
 }  // namespace mmv::tool

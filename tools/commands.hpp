@@ -3,6 +3,9 @@
 #pragma once
 #include "cli.hpp"
 
+#include <string>
+#include <vector>
+
 namespace mmv::tool {
 
 // `mmvram instructions`: the instruction table with its prices (instruction_table.hpp); returns 0.
@@ -22,5 +25,9 @@ int command_predict(const run_options& options);
 // `mmvram closed-forms`: the closed-form counts of scans as CSV (algorithm, n, s, steps, depth), for
 // sizes beyond simulation; model_error for an algorithm without a closed form in n and s.
 int print_closed_forms(const closed_forms_options& options);
+// `mmvram kernels SUBCOMMAND ARGS...` (CUDA builds only; tools/kernels/command.cpp): the fused
+// kernels' check, bench, profile, accuracy, stress and state-passing. Returns 0 ok, 1 when a
+// kernel failed, 2 when no CUDA device is usable; throws usage_error for a bad command line.
+int command_kernels(const std::vector<std::string>& args);
 
 }  // namespace mmv::tool

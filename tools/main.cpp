@@ -1,7 +1,8 @@
 // mmvram: the command-line tool of the MMV-RAM simulator (docs/tool.md).
-// Exit codes: 0 success; 1 a result failed verification; 2 a bad command line, a bad input
-// file, input the machine rejects (model_error), a word-width overflow (width_error), an input
-// too large for the machine's memory, or a failed write (io_error).
+// Exit codes: 0 success; 1 a result failed verification (kernels: a kernel failed); 2 a bad
+// command line, a bad input file, input the machine rejects (model_error), a word-width overflow
+// (width_error), an input too large for the machine's memory, a failed write (io_error), or
+// (kernels) no CUDA device.
 #include "commands.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -100,6 +101,13 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "calibrate") return command_calibrate(parse_calibrate(rest));
   if (command == "predict") return command_predict(parse_predict(rest));
   if (command == "closed-forms") return print_closed_forms(parse_closed_forms(rest));
+  if (command == "kernels") {
+#if defined(MMVRAM_HAVE_CUDA_BACKEND)
+    return command_kernels(rest);
+#else
+    throw usage_error("kernels: this mmvram was built without CUDA (configure with the cuda preset)");
+#endif
+  }
   throw usage_error("unknown command '" + command + "' (try mmvram help)");
 }
 

@@ -97,6 +97,84 @@ const std::vector<command_doc> docs{
      .synopsis = "closed-forms ALGO... --n LIST [--s L]",
      .summary = "closed-form counts of scans as CSV (n up to 2^40, nothing runs)",
      .options = {{"--n", "LIST", "sizes in 1..2^40 (required)"}, {"--s", "LIST", "tile sizes; default 16"}}},
+    {.name = "kernels check",
+     .synopsis = "kernels check [ALGO] [options]",
+     .summary = "fused CUDA kernels against CPU references (CUDA builds)",
+     .options = {{"--quick", "", "main cases of 3*2^20+1234 items (not 2^24+1234), no 2^31+5 case"},
+                 {"--no-big", "", "leave out the 2^31 + 5 item cases"},
+                 {"--seed", "S", "seed of the inputs (default: fresh, printed)"},
+                 {"--kernels", "LIST", "all (default), ours, ablation, baselines, or kernel names"},
+                 {"--dtypes", "LIST", "f32,i32 (default both)"},
+                 {"--json", "FILE", "write every result as JSON (schema mmvram-gpu-check/1)"},
+                 {"--verbose", "", "print the edge cases that passed too"},
+                 {"--n", "N", "ALGO: items of the one input, 1..2^24 (default 2^20+3)"},
+                 {"--s", "S", "ALGO: the backends' MMU tile size (default 16)"},
+                 {"--density", "D", "ALGO: probability that a position starts a segment (default 0.05)"}},
+     .note = "With ALGO (matmul-scan, sscr, scd): one input, drawn as `run` draws it, through the simulate\n"
+             "  and cuda backends and every fused kernel of ALGO (V0-V3), each compared with the harness\n"
+             "  reference (i32 exactly; f32: backends within their tolerance, kernels by the fp32 rule).\n"
+             "  --quick, --no-big, --kernels, --json and --verbose are the suite's; --n, --s, --density ALGO's."},
+    {.name = "kernels bench",
+     .synopsis = "kernels bench [options]",
+     .summary = "median times of the kernels beside CUB and a copy, as JSON",
+     .options = {{"--n", "N", "items (2^28 default; 2^K+C allowed), 1..2^33"},
+                 {"--reps", "R", "timed calls per row (default 20)"},
+                 {"--warmup", "W", "untimed calls first (default 3)"},
+                 {"--sets", "K", "input sets rotated per call (default: 3x L2, at least 2)"},
+                 {"--seed", "S", "seed of the inputs (default: fresh, printed)"},
+                 {"--offset", "O", "x, flags and out O items (0..15) past aligned pointers"},
+                 {"--kernels", "LIST", "as for kernels check"},
+                 {"--dtypes", "LIST", "f32,i32 (default both)"},
+                 {"--dists", "LIST", "one_segment, no_flags, first_flag_0, all_length_1, geometric:M,\n"
+                                     "pareto:M, fixed:L (default: all but no_flags, first_flag_0)"},
+                 {"--tile-cycles", "", "R more calls of each fused kernel with its clock64 probe"},
+                 {"--out", "FILE.json", "write the rows as JSON (schema mmvram-gpu-bench/1)"}}},
+    {.name = "kernels profile",
+     .synopsis = "kernels profile --kernels NAME [options]",
+     .summary = "a few untimed calls of one kernel, for ncu / compute-sanitizer",
+     .options = {{"--kernels", "LIST", "the kernels to call (required)"},
+                 {"--dtypes", "T", "f32 (default) or i32"},
+                 {"--dists", "D", "segment distribution (default geometric:32)"},
+                 {"--n", "N", "items (default 2^28)"},
+                 {"--offset", "O", "as for kernels bench"},
+                 {"--calls", "C", "calls after one warm-up (default 1)"},
+                 {"--seed", "S", "seed of the input"}}},
+    {.name = "kernels accuracy",
+     .synopsis = "kernels accuracy [options]",
+     .summary = "fp32 error of the segmented kernels against the magnitude spread",
+     .options = {{"--n", "N", "items per case (default 2^22), 1..2^30"},
+                 {"--seed", "S", "seed of the inputs"},
+                 {"--kernels", "LIST", "default V0-V3 of SSCR and SCD"},
+                 {"--out", "FILE.json", "write the results as JSON (schema mmvram-gpu-accuracy/1)"}},
+     .note = "check and accuracy print FAIL for V3's fp32 (docs/gpu_v3_error.md) but do not count it."},
+    {.name = "kernels stress",
+     .synopsis = "kernels stress [options]",
+     .summary = "the fused kernels from several threads and streams at once",
+     .options = {{"--seconds", "S", "stop after S seconds (default 10)"},
+                 {"--cases", "C", "or after C cases"},
+                 {"--threads", "T", "host threads, each on its own stream (default 4), 1..64"},
+                 {"--min-n", "N", "smallest case (default 1)"},
+                 {"--max-n", "N", "largest case (default 6291456), at most 2^28"},
+                 {"--seed", "S", "seed of the cases"},
+                 {"--kernels", "LIST", "the fused kernels drawn from (default ours,ablation)"},
+                 {"--no-state-passing", "", "no state-passing cases"},
+                 {"--no-backend", "", "no thread comparing the simulate and cuda backends"},
+                 {"--no-load", "", "no stream keeping the SMs busy"},
+                 {"--json", "FILE", "write the report as JSON (schema mmvram-gpu-stress/1)"}}},
+    {.name = "kernels state-passing",
+     .synopsis = "kernels state-passing [options]",
+     .summary = "seed 002's packed batch through every state-passing method, timed",
+     .options = {{"--sequences", "S", "sequences (default 32)"},
+                 {"--mu", "M", "token counts ~ LogNormal(M, SD): M in [0, 12] (default 7)"},
+                 {"--sigma", "SD", "SD in [0, 3] (default 1)"},
+                 {"--chunk-tokens", "C", "tokens per chunk (default 64)"},
+                 {"--heads", "H", "heads (default 32)"},
+                 {"--rows", "N", "state rows (default 16)"},
+                 {"--cols", "V", "state columns, a multiple of 32 (default 64)"},
+                 {"--reps", "R", "timed runs (default 30)"},
+                 {"--calls", "K", "launches per timed run (default 10)"},
+                 {"--seed", "S", "seed of the batch"},
+                 {"--out", "FILE.json", "write the rows as JSON (schema mmvram-gpu-state-passing/1)"}}},
     {.name = "help", .synopsis = "help", .summary = "this text"},
 };
 
@@ -120,6 +198,17 @@ const command_doc& command_doc_of(const std::string& name) {
   return *it;
 }
 
+std::string options_text(const std::string& prefix) {
+  std::ostringstream out;
+  for (const auto& d : docs) {
+    if (d.name.rfind(prefix, 0) != 0 || (d.options.empty() && d.note.empty())) continue;
+    out << "\n" << d.name << " options:\n";
+    for (const auto& o : d.options) out << option_line(o);
+    if (!d.note.empty()) out << "  " << d.note << "\n";
+  }
+  return out.str();
+}
+
 std::string usage_text() {
   std::ostringstream out;
   out << "usage: mmvram COMMAND [options]\n\ncommands:\n";
@@ -128,14 +217,11 @@ std::string usage_text() {
     head += std::string(head.size() < 39 ? 40 - head.size() : 2, ' ');
     out << head << d.summary << "\n";
   }
-  for (const auto& d : docs) {
-    if (d.options.empty() && d.note.empty()) continue;
-    out << "\n" << d.name << " options:\n";
-    for (const auto& o : d.options) out << option_line(o);
-    if (!d.note.empty()) out << "  " << d.note << "\n";
-  }
+  out << options_text("");
   out << "\nEach option may be given once; an empty value is an error.\n\n"
-         "exit codes: 0 ok, 1 verification failed, 2 bad usage, bad input, word-width or float overflow,\n"
+         "Counts may be written 1024, 2^10 or 2^10+3. The kernels commands need a CUDA build and device;\n"
+         "their LIST is comma-separated.\n\n"
+         "exit codes: 0 ok, 1 verification failed (kernels: a kernel failed), 2 bad usage, bad input, word-width or float overflow,\n"
          "an input too large for this machine's memory, or a failed write\n";
   return out.str();
 }

@@ -1,5 +1,5 @@
 // Each kernel (mmvram's and the baselines) against the CPU reference on a few sizes and
-// segment densities, through the same check_case() that `mmvram-gpu check` uses.
+// segment densities, through the same check_case() that `mmvram kernels check` uses.
 #include <cstdint>
 #include <cstdio>
 #include <string>

@@ -1,4 +1,4 @@
-// Float inputs that the random data of `mmvram-gpu check` never holds: values spanning
+// Float inputs that the random data of `mmvram kernels check` never holds: values spanning
 // 2^-60..2^60, subnormals, values at and near FLT_MAX, and inf / NaN. Every fp32 kernel is
 // compared with a sequential fp32 sum (the class of each result: finite, +inf, -inf or NaN, which
 // no summation order changes while nothing overflows) and with a float64 sum (the size of finite

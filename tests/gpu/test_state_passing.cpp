@@ -11,7 +11,7 @@
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 #include "state_passing_reference.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU suite on one commit, recorded: the Catch2 GPU cases (baselines, fused kernels,
 # special values, state passing, both backends), the concurrency stress, the PyTorch op's test,
-# `mmvram-gpu check --quick` and `mmvram-gpu stress`; writes
+# `mmvram kernels check --quick` and `mmvram kernels stress`; writes
 # experiments/results/gpu_suite_<GPU>.json with the commit, date, GPU, driver and each suite's
 # counts and verdict. Exit 0 only when every suite passed.
 #
 #   bash tools/scripts/gpu_suite.sh [--stress-seconds S] [--out FILE]
 #       builds the cuda preset here (tools/scripts/setup.sh installs what is missing) and runs it
-#       (S: the Catch2 stress case's length, default 120; `mmvram-gpu stress` runs 60 s: soaks
+#       (S: the Catch2 stress case's length, default 120; `mmvram kernels stress` runs 60 s: soaks
 #       run apart, docs/gpu_testing.md);
 #   bash tools/scripts/gpu_suite.sh --pack DIR
 #       builds here and packs the GPU programs with the commit into DIR (no GPU needed), for a
@@ -29,7 +29,7 @@ while (($#)); do
 done
 [[ "$stress_seconds" =~ ^[0-9]+$ ]] || { echo "gpu_suite.sh: --stress-seconds takes whole seconds" >&2; exit 2; }
 
-programs=(gpu/tools/mmvram-gpu tests/gpu/mmvram_gpu_tests tests/gpu/mmvram_backend_tests
+programs=(tools/mmvram tests/gpu/mmvram_gpu_tests tests/gpu/mmvram_backend_tests
           tests/gpu/mmvram_stress_tests gpu/baselines/libmmvram_cccl_segmented_scan.so)
 
 commit_info() {  # {"commit": ..., "dirty": ...} of this checkout
@@ -78,8 +78,8 @@ run_suite gpu_backends "$bin/mmvram_backend_tests" "[backends]"
 run_suite gpu_stress env MMV_STRESS_SECONDS="$stress_seconds" "$bin/mmvram_stress_tests" "[stress]"
 run_suite python_state_passing python3 tests/python/test_state_passing_torch.py
 run_suite python_packing python3 tests/python/test_packing.py
-run_suite check_quick "$bin/mmvram-gpu" check --quick --json "$logs/check.json"
-run_suite stress "$bin/mmvram-gpu" stress --seconds 60 --json "$logs/stress.json"
+run_suite check_quick "$bin/mmvram" kernels check --quick --json "$logs/check.json"
+run_suite stress "$bin/mmvram" kernels stress --seconds 60 --json "$logs/stress.json"
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: install dependencies, build, run the simulator report and
 # regenerate every table and plot into experiments/out/. When a GPU is present it also runs
-# mmvram-gpu check and bench, the prediction experiment and (with PyTorch) seed 002's MVE, and
-# stores their JSON under experiments/results/.
+# mmvram kernels check, bench and state-passing, the prediction experiment and (with PyTorch)
+# seed 002's MVE, and stores their JSON under experiments/results/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/setup.sh
@@ -16,11 +16,11 @@ bin="build/$preset"
 "$bin/tools/mmvram" list
 MMVRAM="$bin/tools/mmvram" bash experiments/run_all.sh
 
-if [ -x "$bin/gpu/tools/mmvram-gpu" ] && nvidia-smi >/dev/null 2>&1; then
+if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr ' ' '_')
-  "$bin/gpu/tools/mmvram-gpu" check --json "experiments/results/gpu_check_${gpu}.json"
-  "$bin/gpu/tools/mmvram-gpu" bench --out "experiments/results/gpu_bench_${gpu}.json"
-  "$bin/gpu/tools/mmvram-gpu" state-passing --out "experiments/results/gpu_state_passing_${gpu}.json"
+  "$bin/tools/mmvram" kernels check --json "experiments/results/gpu_check_${gpu}.json"
+  "$bin/tools/mmvram" kernels bench --out "experiments/results/gpu_bench_${gpu}.json"
+  "$bin/tools/mmvram" kernels state-passing --out "experiments/results/gpu_state_passing_${gpu}.json"
   # The prediction experiment: calibrate on single instructions, then the algorithms on the
   # cuda backend beside the profile's predictions (experiments/results/{profile,prediction}_*).
   MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all

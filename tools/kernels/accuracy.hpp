@@ -1,4 +1,4 @@
-// mmvram-gpu accuracy: V3's fp32 error against the magnitude spread of its inputs, beside the
+// mmvram kernels accuracy: V3's fp32 error against the magnitude spread of its inputs, beside the
 // other variants, on the fp32 rule of check (reference.hpp; derivation in docs/gpu_v3_error.md).
 #pragma once
 #include <cstdint>

@@ -1,13 +1,14 @@
-// mmvram-gpu check: every selected kernel against the CPU reference on fresh random inputs,
+// mmvram kernels check: every selected kernel against the CPU reference on fresh random inputs,
 // over all segment distributions, edge sizes and (unless quick) 2^31 + 5 items.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
-#include "json.hpp"
+#include "kernel_inputs.hpp"
+#include "json_file.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 
@@ -31,13 +32,18 @@ struct check_result {
   bool counts_toward_exit = true;
 };
 
+// A further check of a kernel's host copy of its output (n values for scans, one per segment
+// for segmented sums): "" when it holds, else what differed (the result then FAILs).
+using output_check = std::function<std::string(const kernel_info& k, const void* out, std::int64_t count)>;
+
 // Runs each kernel on the host inputs x (n values of t) and flags on poisoned outputs and
-// compares with the reference; distribution names the flags in the results. Copy, reduction
-// and unsegmented scans run only when with_unsegmented. x, flags and out start `offset` items
-// (0..15) past aligned allocations. Throws cuda_error when the CUDA context is lost.
+// compares with the reference (and by `also` where given); distribution names the flags in
+// the results. Copy, reduction and unsegmented scans run only when with_unsegmented. x, flags
+// and out start `offset` items (0..15) past aligned allocations. Throws cuda_error when the
+// CUDA context is lost.
 std::vector<check_result> check_data(const std::vector<const kernel_info*>& kernels, dtype t, const void* x,
                                      const std::uint8_t* flags, std::int64_t n, const std::string& distribution,
-                                     bool with_unsegmented, std::int64_t offset = 0);
+                                     bool with_unsegmented, std::int64_t offset = 0, const output_check& also = {});
 // check_data on one generated case: values from seed (fill_values), flags of d.
 std::vector<check_result> check_case(const std::vector<const kernel_info*>& kernels, dtype t,
                                      std::int64_t n, const distribution& d, std::uint64_t seed,
@@ -48,8 +54,8 @@ bool counted_failure(const check_result& r);
 // single-item error above kRevertCoefficient * (H + |x|), or a segment beyond the bound plus
 // the fp32 rule. Either means the assumptions of docs/gpu_v3_error.md fail on the device.
 bool beyond_derivation(const check_result& r);
-// r's fields, inside an object the caller opened (check's and accuracy's results arrays).
-void write_result_fields(json_writer& j, const check_result& r);
+// r's fields as one JSON object (an entry of check's and accuracy's results arrays).
+json result_json(const check_result& r);
 
 struct check_options {
   bool quick = false;

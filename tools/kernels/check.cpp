@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <memory>
 
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "json.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::gpu::harness {
@@ -56,7 +54,7 @@ std::vector<check_result> check_case(const std::vector<const kernel_info*>& kern
 
 std::vector<check_result> check_data(const std::vector<const kernel_info*>& kernels, dtype t, const void* x,
                                      const std::uint8_t* flags, std::int64_t n, const std::string& distribution,
-                                     bool with_unsegmented, std::int64_t offset) {
+                                     bool with_unsegmented, std::int64_t offset, const output_check& also) {
   std::vector<const kernel_info*> ks;
   for (auto* k : kernels)
     if (with_unsegmented || k->kind == op::segmented_scan || k->kind == op::segmented_sum) ks.push_back(k);
@@ -219,6 +217,11 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
                      "cudaMemcpy to host");
         r.v = verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n, k->speculation_block);
       }
+      const bool has_output = k->kind == op::scan || k->kind == op::segmented_scan || k->kind == op::segmented_sum;
+      if (also && has_output && r.v.pass) {
+        const std::string differs = also(*k, hout, k->kind == op::segmented_sum ? segs : n);
+        if (!differs.empty()) r.v.pass = false, r.v.detail = differs;
+      }
       if (!guards_ok) {
         r.v.pass = false;
         r.v.layout_error = true;
@@ -309,24 +312,19 @@ void print_row(std::ostream& os, const check_result& r) {
 
 void write_json(const std::string& path, const check_options& o, const runtime::device_info& dev,
                 const std::vector<check_result>& all, double seconds) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  json_writer j(f);
-  j.begin_object();
-  j.field("schema", "mmvram-gpu-check/1");
-  j.begin_object("gpu")
-      .field("name", dev.name)
-      .field("sm_count", dev.sm_count)
-      .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
-      .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
-      .end_object();
-  j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
-  j.field("cuda_driver_version", runtime::cuda_version_string(dev.driver_version));
-  j.field("seed", o.seed).field("quick", o.quick).field("wall_time_s", seconds);
-  j.field("f32_bound", "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
-                      "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
-                      "speculation block (V3) first take their derived REVERT bound 0x1.1p-16 * H off each error (H: sum |x| over "
-                      "the 512-item block holding the segment's start, before the start; docs/gpu_v3_error.md)");
+  json j;
+  j["schema"] = "mmvram-gpu-check/1";
+  j["gpu"] = {{"name", dev.name},
+              {"sm_count", dev.sm_count},
+              {"compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor)},
+              {"memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes)}};
+  j["cuda_runtime_version"] = runtime::cuda_version_string(dev.runtime_version);
+  j["cuda_driver_version"] = runtime::cuda_version_string(dev.driver_version);
+  j["seed"] = o.seed, j["quick"] = o.quick, j["wall_time_s"] = seconds;
+  j["f32_bound"] = "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
+                   "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
+                   "speculation block (V3) first take their derived REVERT bound 0x1.1p-16 * H off each error (H: sum |x| over "
+                   "the 512-item block holding the segment's start, before the start; docs/gpu_v3_error.md)";
   std::map<std::string, int> counts;
   int counted = 0, documented = 0, beyond = 0;
   for (const auto& r : all) {
@@ -335,20 +333,15 @@ void write_json(const std::string& path, const check_options& o, const runtime::
     documented += r.status == "FAIL" && !r.counts_toward_exit;
     beyond += beyond_derivation(r);
   }
-  j.begin_object("summary");
-  for (const char* s : {"PASS", "FAIL", "ERROR", "SKIPPED"}) j.field(s, counts[s]);
-  j.field("counted_failures", counted).field("documented_inaccuracy_failures", documented);
-  j.field("beyond_derivation", beyond);
-  j.field("exit_status", counted == 0 ? 0 : 1);
-  j.end_object();
-  j.begin_array("results");
-  for (const auto& r : all) {
-    j.begin_object();
-    write_result_fields(j, r);
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
+  json summary = json::object(), results = json::array();
+  for (const char* s : {"PASS", "FAIL", "ERROR", "SKIPPED"}) summary[s] = counts[s];
+  summary["counted_failures"] = counted, summary["documented_inaccuracy_failures"] = documented;
+  summary["beyond_derivation"] = beyond;
+  summary["exit_status"] = counted == 0 ? 0 : 1;
+  for (const auto& r : all) results.push_back(result_json(r));
+  j["summary"] = std::move(summary);
+  j["results"] = std::move(results);
+  write_json_file(path, j);
 }
 
 }  // namespace
@@ -361,39 +354,39 @@ bool beyond_derivation(const check_result& r) {
   return r.accuracy_claim == "documented_inaccuracy" && (r.v.single_over_derived > 1 || r.v.bad > r.v.single_bad);
 }
 
-void write_result_fields(json_writer& j, const check_result& r) {
-  j.field("kernel", r.kernel)
-      .field("family", r.family)
-      .field("operation", r.operation)
-      .field("dtype", dtype_name(r.type))
-      .field("n", r.n)
-      .field("distribution", r.distribution)
-      .field("num_segments", r.num_segments)
-      .field("pointer_offset_items", r.pointer_offset)
-      .field("status", r.status)
-      .field("accuracy_claim", r.accuracy_claim)
-      .field("counts_toward_exit", r.counts_toward_exit)
-      .field("max_rel_error", r.v.max_error)
-      .field("worst_error_over_bound", r.v.worst_ratio)
-      .field("max_scaled_error", r.v.max_scaled_error)
-      .field("bits_lost", bits_lost(r.v.max_scaled_error))
-      .field("single_results", r.v.single_results)
-      .field("single_bad_count", r.v.single_bad)
-      .field("max_single_rel_error", r.v.max_single_error)
-      .field("single_bits_lost", bits_lost(r.v.max_single_error))
-      .field("single_over_derived", r.v.single_over_derived)
-      .field("beyond_derivation", beyond_derivation(r))
-      .field("bad_count", r.v.bad)
-      .field("segment_bad_count", r.v.bad - r.v.single_bad)
-      .field("first_bad_index", r.v.first_bad)
-      .field("detail", r.detail);
+json result_json(const check_result& r) {
+  return {{"kernel", r.kernel},
+          {"family", r.family},
+          {"operation", r.operation},
+          {"dtype", dtype_name(r.type)},
+          {"n", r.n},
+          {"distribution", r.distribution},
+          {"num_segments", r.num_segments},
+          {"pointer_offset_items", r.pointer_offset},
+          {"status", r.status},
+          {"accuracy_claim", r.accuracy_claim},
+          {"counts_toward_exit", r.counts_toward_exit},
+          {"max_rel_error", r.v.max_error},
+          {"worst_error_over_bound", r.v.worst_ratio},
+          {"max_scaled_error", r.v.max_scaled_error},
+          {"bits_lost", bits_lost(r.v.max_scaled_error)},
+          {"single_results", r.v.single_results},
+          {"single_bad_count", r.v.single_bad},
+          {"max_single_rel_error", r.v.max_single_error},
+          {"single_bits_lost", bits_lost(r.v.max_single_error)},
+          {"single_over_derived", r.v.single_over_derived},
+          {"beyond_derivation", beyond_derivation(r)},
+          {"bad_count", r.v.bad},
+          {"segment_bad_count", r.v.bad - r.v.single_bad},
+          {"first_bad_index", r.v.first_bad},
+          {"detail", r.detail}};
 }
 
 int run_check(const check_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   const auto cases = plan(o);
-  os << "mmvram-gpu check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
+  os << "mmvram kernels check on " << dev.name << " (" << dev.sm_count << " SMs, CUDA "
      << runtime::cuda_version_string(dev.runtime_version) << "), seed " << o.seed << (o.quick ? ", quick" : "")
      << ", " << cases.size() << " cases\n";
   char head[256];

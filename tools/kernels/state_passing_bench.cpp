@@ -1,9 +1,8 @@
-// mmvram-gpu state-passing (state_passing_bench.hpp).
+// mmvram kernels state-passing (state_passing_bench.hpp).
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <random>
 #include <stdexcept>
@@ -12,8 +11,8 @@
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "inputs.hpp"
-#include "json.hpp"
+#include "kernel_inputs.hpp"
+#include "json_file.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
 namespace mmv::gpu::harness {
@@ -164,24 +163,22 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
   std::string why;
   runtime::current_device(dev, why);
   if (!o.out_path.empty()) {
-    std::ofstream f(o.out_path);
-    if (!f) throw std::runtime_error("cannot write " + o.out_path);
-    json_writer w(f);
-    w.begin_object().field("schema", "mmvram-gpu-state-passing/1").field("device", dev.name);
-    w.begin_object("shape").field("sequences", o.sequences).field("chunks", b.chunks).field("heads", o.heads);
-    w.field("rows", o.rows).field("cols", o.cols).field("chunk_tokens", o.chunk_tokens).field("mu", o.mu);
-    w.field("sigma", o.sigma).field("seed", o.seed).field("calls_per_timing", o.calls).end_object();
-    w.field("copy_gb_per_s", copy_gbs).field("copy_median_us", copy.median_us).begin_array("rows");
-    for (const row& r : rows) {
-      w.begin_object().field("method", r.name).field("dtype", r.dtype).field("median_us", r.t.median_us);
-      w.field("min_us", r.t.min_us).field("max_us", r.t.max_us).field("bytes", r.bytes);
-      w.field("useful_states_per_s", double(n) / (r.t.median_us * 1e-6));
-      w.field("percent_of_copy", r.bytes / (r.t.median_us * 1e3) / copy_gbs * 100);
-      w.field("max_abs_error_sampled", r.max_error).field("verified", r.verified).end_object();
-    }
-    w.end_array().end_object();
-    f << "\n";
-    if (!f) throw std::runtime_error("cannot write " + o.out_path);
+    json j;
+    j["schema"] = "mmvram-gpu-state-passing/1";
+    j["device"] = dev.name;
+    j["shape"] = {{"sequences", o.sequences}, {"chunks", b.chunks}, {"heads", o.heads}, {"rows", o.rows},
+                  {"cols", o.cols}, {"chunk_tokens", o.chunk_tokens}, {"mu", o.mu}, {"sigma", o.sigma},
+                  {"seed", o.seed}, {"calls_per_timing", o.calls}};
+    j["copy_gb_per_s"] = copy_gbs, j["copy_median_us"] = copy.median_us;
+    json out_rows = json::array();
+    for (const row& r : rows)
+      out_rows.push_back({{"method", r.name}, {"dtype", r.dtype}, {"median_us", r.t.median_us}, {"min_us", r.t.min_us},
+                          {"max_us", r.t.max_us}, {"bytes", r.bytes},
+                          {"useful_states_per_s", double(n) / (r.t.median_us * 1e-6)},
+                          {"percent_of_copy", r.bytes / (r.t.median_us * 1e3) / copy_gbs * 100},
+                          {"max_abs_error_sampled", r.max_error}, {"verified", r.verified}});
+    j["rows"] = std::move(out_rows);
+    write_json_file(o.out_path, j);
   }
   return std::all_of(rows.begin(), rows.end(), [](const row& r) { return r.verified; }) ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 
 namespace mmv::gpu::harness {
 

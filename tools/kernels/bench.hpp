@@ -1,4 +1,4 @@
-// mmvram-gpu bench: median time of every selected kernel over dtypes and segment distributions,
+// mmvram kernels bench: median time of every selected kernel over dtypes and segment distributions,
 // rotating among input sets larger than L2 together, with the copy and CUB measured alongside.
 #pragma once
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 
 namespace mmv::gpu::harness {
 

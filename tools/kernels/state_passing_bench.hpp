@@ -1,4 +1,4 @@
-// mmvram-gpu state-passing: seed 002's packed batch (LogNormal sequence lengths, chunk-aligned)
+// mmvram kernels state-passing: seed 002's packed batch (LogNormal sequence lengths, chunk-aligned)
 // through every state-propagation method (state_passing.hpp), each checked against a float64
 // host loop on a sample of lanes and timed beside a copy of the same bytes. The rivals from
 // PyTorch (mamba_ssm, flash-linear-attention) are in experiments/state_passing_mve.py.

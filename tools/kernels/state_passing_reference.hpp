@@ -1,5 +1,5 @@
 // Host side of the state-passing checks: a random packed problem and the float64 recurrence it
-// is compared with, shared by the Catch2 GPU tests and `mmvram-gpu stress`.
+// is compared with, shared by the Catch2 GPU tests and `mmvram kernels stress`.
 #pragma once
 #include <cstdint>
 #include <random>

@@ -1,4 +1,4 @@
-// mmvram-gpu stress: the fused kernels (V0 and the ablation variants) and the state-passing
+// mmvram kernels stress: the fused kernels (V0 and the ablation variants) and the state-passing
 // kernels called from several host threads at once, each thread on its own non-blocking stream,
 // beside a stream that keeps the SMs busy with other work. Every case draws its size (up to
 // millions, often a tile boundary ± a few), segment distribution, type and an unaligned offset

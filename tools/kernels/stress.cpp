@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -15,7 +14,7 @@
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "json.hpp"
+#include "json_file.hpp"
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
@@ -420,24 +419,22 @@ int run_stress_command(const stress_options& o, std::ostream& os) {
     os << "  " << name << ": " << c << " cases, " << (f == r.failures_by_kernel.end() ? 0 : f->second) << " failed\n";
   }
   if (!o.json_path.empty()) {
-    std::ofstream f(o.json_path);
-    json_writer j(f);
-    j.begin_object().field("schema", "mmvram-gpu-stress/1").field("gpu", dev.name)
-        .field("driver", runtime::cuda_version_string(dev.driver_version)).field("seed", o.seed).field("threads", o.threads)
-        .field("min_n", o.min_n).field("max_n", o.max_n).field("kernels", o.kernels).field("state_passing", o.state_passing)
-        .field("load", o.load).field("extra", o.extra_name).field("seconds", r.seconds).field("cases", r.cases)
-        .field("failures", r.failures);
-    j.begin_array("by_kernel");
+    json j = {{"schema", "mmvram-gpu-stress/1"}, {"gpu", dev.name},
+              {"driver", runtime::cuda_version_string(dev.driver_version)}, {"seed", o.seed}, {"threads", o.threads},
+              {"min_n", o.min_n}, {"max_n", o.max_n}, {"kernels", o.kernels}, {"state_passing", o.state_passing},
+              {"load", o.load}, {"extra", o.extra_name}, {"seconds", r.seconds}, {"cases", r.cases},
+              {"failures", r.failures}};
+    json by_kernel = json::array(), first = json::array();
     for (const auto& [name, c] : r.cases_by_kernel) {
       const auto fi = r.failures_by_kernel.find(name);
-      j.begin_object().field("kernel", name).field("cases", c)
-          .field("failures", fi == r.failures_by_kernel.end() ? std::int64_t{0} : fi->second).end_object();
+      by_kernel.push_back({{"kernel", name}, {"cases", c},
+                           {"failures", fi == r.failures_by_kernel.end() ? std::int64_t{0} : fi->second}});
     }
-    j.end_array().begin_array("first_failures");
     for (const auto& fl : r.first_failures)
-      j.begin_object().field("kernel", fl.kernel).field("case_seed", fl.case_seed).field("detail", fl.detail).end_object();
-    j.end_array().end_object();
-    if (!f) throw std::runtime_error("could not write " + o.json_path);
+      first.push_back({{"kernel", fl.kernel}, {"case_seed", fl.case_seed}, {"detail", fl.detail}});
+    j["by_kernel"] = std::move(by_kernel);
+    j["first_failures"] = std::move(first);
+    write_json_file(o.json_path, j);
   }
   return r.failures == 0 ? 0 : 1;
 }

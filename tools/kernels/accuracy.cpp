@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -10,7 +9,7 @@
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "json.hpp"
+#include "json_file.hpp"
 
 namespace mmv::gpu::harness {
 namespace {
@@ -61,7 +60,7 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
-  os << "mmvram-gpu accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
+  os << "mmvram kernels accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
         "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"
         "/derived: V3's single-item error over its derived bound 0x1.1p-16 (H + |x|) (above 1: the derivation fails)\n";
@@ -93,30 +92,28 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
   if (beyond > 0)
     os << beyond << " V3 results exceed V3's DERIVED bound: the assumptions of docs/gpu_v3_error.md fail here\n";
   if (!o.out_path.empty()) {
-    std::ofstream out(o.out_path);
-    if (!out) throw std::runtime_error("cannot write " + o.out_path);
-    json_writer j(out);
-    j.begin_object().field("schema", "mmvram-gpu-accuracy/1");
-    j.begin_object("gpu")
-        .field("name", dev.name)
-        .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
-        .end_object();
-    j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
-    j.field("seed", o.seed).field("n", o.n).field("revert_coefficient", kRevertCoefficient);
-    j.field("scaled_error", "|out - ref| / sum |x| over the result's segment up to it (float64 reference)");
-    j.field("bits_lost_histogram", "results by log2(|out - ref| / (2^-24 * that sum)): bin 0 below 1, bin b in "
-                                   "[2^(b-1), 2^b), last bin all above");
-    j.begin_array("results");
+    json j;
+    j["schema"] = "mmvram-gpu-accuracy/1";
+    j["gpu"] = {{"name", dev.name},
+                {"compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor)}};
+    j["cuda_runtime_version"] = runtime::cuda_version_string(dev.runtime_version);
+    j["seed"] = o.seed, j["n"] = o.n, j["revert_coefficient"] = kRevertCoefficient;
+    j["scaled_error"] = "|out - ref| / sum |x| over the result's segment up to it (float64 reference)";
+    j["bits_lost_histogram"] = "results by log2(|out - ref| / (2^-24 * that sum)): bin 0 below 1, bin b in "
+                               "[2^(b-1), 2^b), last bin all above";
+    json results = json::array();
     for (const auto& [f, r] : rows) {
-      j.begin_object().field("values", f.name);
-      if (f.huge_every > 0) j.null_field("spread_decades").field("huge_every", f.huge_every);
-      else j.field("spread_decades", f.decades).null_field("huge_every");
-      write_result_fields(j, r);
-      j.begin_array("bits_lost_histogram");
-      for (std::int64_t b : r.v.bits_lost) j.field("", b);
-      j.end_array().end_object();
+      json e;
+      e["values"] = f.name;
+      e["spread_decades"] = f.huge_every > 0 ? json(nullptr) : json(f.decades);
+      e["huge_every"] = f.huge_every > 0 ? json(f.huge_every) : json(nullptr);
+      const json fields = result_json(r);
+      for (const auto& item : fields.items()) e[item.key()] = item.value();
+      e["bits_lost_histogram"] = r.v.bits_lost;
+      results.push_back(std::move(e));
     }
-    j.end_array().end_object();
+    j["results"] = std::move(results);
+    write_json_file(o.out_path, j);
     os << "wrote " << o.out_path << '\n';
   }
   return counted == 0 ? 0 : 1;

@@ -4,14 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <memory>
 
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "json.hpp"
+#include "json_file.hpp"
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
@@ -107,6 +106,43 @@ std::string utc_now() {
   return buf;
 }
 
+// One row of the bench JSON: the kernel, its input and, unless it failed, its timings and
+// ratios (null where the copy or the read-only ceiling was not measured).
+json row_json(const row& r, const std::vector<row>& rows, int reps) {
+  json j;
+  j["kernel"] = r.k->name, j["family"] = r.k->family, j["operation"] = op_name(r.k->kind);
+  if (!r.k->variant.empty()) j["variant"] = r.k->variant;
+  j["dtype"] = dtype_name(r.type), j["n"] = r.n, j["distribution"] = r.dist;
+  j["distribution_family"] = r.dist_family;
+  j["mean_segment_length"] = r.mean > 0 ? json(r.mean) : json(nullptr);
+  j["num_segments"] = r.segments, j["segment_density"] = double(r.segments) / double(r.n);
+  j["bytes_per_item"] = bytes_per_item(r.k->kind);
+  j["kernel_bytes_per_item"] = r.k->item_bytes, j["kernel_bytes_per_segment"] = r.k->segment_bytes;
+  j["reps"] = reps;
+  if (!r.error.empty()) {
+    j["error"] = r.error;
+    return j;
+  }
+  j["time_ms"] = r.median_ms, j["time_ms_min"] = r.min_ms, j["time_ms_max"] = r.max_ms;
+  j["throughput_gitems_per_s"] = r.gitems(), j["bandwidth_gb_per_s"] = r.gbs();
+  if (r.tiles > 0) {
+    j["tiles"] = r.tiles, j["tile_cycles_median"] = r.tile_cycles_median;
+    j["tile_cycles_min"] = r.tile_cycles_min, j["tile_cycles_p90"] = r.tile_cycles_p90;
+  }
+  const row* copy = find_row(rows, "copy", r.type, "none");
+  j["copy_bandwidth_fraction"] = copy ? json(r.gbs() / copy->gbs()) : json(nullptr);
+  // The operation's byte floor moved at the read-only ceiling's bandwidth, over this time.
+  const row* read = find_row(rows, "read_only_reduce", r.type, "none");
+  j["floor_fraction_of_read_only"] = read ? json(r.floor_gbs() / read->gbs()) : json(nullptr);
+  json speedup = json::object();
+  for (const auto& ref : reference_kernels(r.k->kind)) {
+    const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
+    if (b != nullptr) speedup[ref] = b->median_ms / r.median_ms;
+  }
+  j["speedup_vs"] = std::move(speedup);
+  return j;
+}
+
 }  // namespace
 
 std::vector<distribution> bench_distributions() {
@@ -135,7 +171,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     any_offsets = any_offsets || k->needs_offsets;
     any_scd = any_scd || k->reports_offsets;
   }
-  os << "mmvram-gpu bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
+  os << "mmvram kernels bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
      << " MiB, CUDA " << runtime::cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
      << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
      << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
@@ -259,67 +295,25 @@ int run_bench(const bench_options& o, std::ostream& os) {
   }
 
   if (!o.out_path.empty()) {
-    std::ofstream f(o.out_path);
-    if (!f) throw std::runtime_error("cannot write " + o.out_path);
-    json_writer j(f);
-    j.begin_object();
-    j.field("schema", "mmvram-gpu-bench/1");
-    j.field("date_utc", utc_now());
-    j.begin_object("gpu")
-        .field("name", dev.name)
-        .field("sm_count", dev.sm_count)
-        .field("compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor))
-        .field("l2_bytes", static_cast<std::uint64_t>(dev.l2_bytes))
-        .field("memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes))
-        .field("sm_clock_khz", dev.sm_clock_khz)
-        .end_object();
-    j.field("cuda_runtime_version", runtime::cuda_version_string(dev.runtime_version));
-    j.field("cuda_driver_version", runtime::cuda_version_string(dev.driver_version));
-    j.field("n", n).field("reps", o.reps).field("warmup", o.warmup).field("input_sets", sets);
-    j.field("working_set_bytes", static_cast<std::uint64_t>(set_bytes * sets));
-    j.field("seed", o.seed).field("pointer_offset_items", o.offset);
-    j.field("timing", "CUDA events around each call; median over reps, input sets rotated per call");
-    j.begin_array("rows");
-    for (const auto& r : rows) {
-      j.begin_object();
-      j.field("kernel", r.k->name).field("family", r.k->family).field("operation", op_name(r.k->kind));
-      if (!r.k->variant.empty()) j.field("variant", r.k->variant);
-      j.field("dtype", dtype_name(r.type)).field("n", r.n).field("distribution", r.dist);
-      j.field("distribution_family", r.dist_family);
-      if (r.mean > 0) j.field("mean_segment_length", r.mean);
-      else j.null_field("mean_segment_length");
-      j.field("num_segments", r.segments).field("segment_density", double(r.segments) / double(r.n));
-      j.field("bytes_per_item", bytes_per_item(r.k->kind));
-      j.field("kernel_bytes_per_item", r.k->item_bytes).field("kernel_bytes_per_segment", r.k->segment_bytes);
-      j.field("reps", o.reps);
-      if (!r.error.empty()) {
-        j.field("error", r.error);
-        j.end_object();
-        continue;
-      }
-      j.field("time_ms", r.median_ms).field("time_ms_min", r.min_ms).field("time_ms_max", r.max_ms);
-      j.field("throughput_gitems_per_s", r.gitems()).field("bandwidth_gb_per_s", r.gbs());
-      if (r.tiles > 0) {
-        j.field("tiles", r.tiles).field("tile_cycles_median", r.tile_cycles_median);
-        j.field("tile_cycles_min", r.tile_cycles_min).field("tile_cycles_p90", r.tile_cycles_p90);
-      }
-      const row* copy = find_row(rows, "copy", r.type, "none");
-      if (copy) j.field("copy_bandwidth_fraction", r.gbs() / copy->gbs());
-      else j.null_field("copy_bandwidth_fraction");
-      // The operation's byte floor moved at the read-only ceiling's bandwidth, over this time.
-      const row* read = find_row(rows, "read_only_reduce", r.type, "none");
-      if (read) j.field("floor_fraction_of_read_only", r.floor_gbs() / read->gbs());
-      else j.null_field("floor_fraction_of_read_only");
-      j.begin_object("speedup_vs");
-      for (const auto& ref : reference_kernels(r.k->kind)) {
-        const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
-        if (b != nullptr) j.field(ref, b->median_ms / r.median_ms);
-      }
-      j.end_object();
-      j.end_object();
-    }
-    j.end_array();
-    j.end_object();
+    json j;
+    j["schema"] = "mmvram-gpu-bench/1";
+    j["date_utc"] = utc_now();
+    j["gpu"] = {{"name", dev.name},
+                {"sm_count", dev.sm_count},
+                {"compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor)},
+                {"l2_bytes", static_cast<std::uint64_t>(dev.l2_bytes)},
+                {"memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes)},
+                {"sm_clock_khz", dev.sm_clock_khz}};
+    j["cuda_runtime_version"] = runtime::cuda_version_string(dev.runtime_version);
+    j["cuda_driver_version"] = runtime::cuda_version_string(dev.driver_version);
+    j["n"] = n, j["reps"] = o.reps, j["warmup"] = o.warmup, j["input_sets"] = sets;
+    j["working_set_bytes"] = static_cast<std::uint64_t>(set_bytes * sets);
+    j["seed"] = o.seed, j["pointer_offset_items"] = o.offset;
+    j["timing"] = "CUDA events around each call; median over reps, input sets rotated per call";
+    json out_rows = json::array();
+    for (const auto& r : rows) out_rows.push_back(row_json(r, rows, o.reps));
+    j["rows"] = std::move(out_rows);
+    write_json_file(o.out_path, j);
     os << "wrote " << o.out_path << '\n';
   }
   return failures == 0 ? 0 : 1;

@@ -1,4 +1,4 @@
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "inputs.hpp"
+#include "kernel_inputs.hpp"
 
 namespace mmv::gpu::harness {
 

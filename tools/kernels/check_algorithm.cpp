@@ -1,0 +1,137 @@
+#include "check_algorithm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "check.hpp"
+#include "inputs.hpp"  // tools/inputs.hpp: make_input, the input library of `mmvram run`
+#include "mmvram/gpu/machine/backend_compare.hpp"
+#include "mmvram/harness/reference.hpp"
+#include "mmvram/harness/registry.hpp"
+#include "mmvram/model/machine.hpp"
+
+namespace mmv::gpu::harness {
+namespace {
+
+// The registry algorithms with fused kernels: the kernels' operation and name prefix.
+struct fused_family {
+  const char* algorithm;
+  op kind;
+  const char* prefix;
+};
+constexpr fused_family families[] = {{"matmul-scan", op::scan, "matmul_scan"},
+                                     {"sscr", op::segmented_scan, "sscr_segmented_scan"},
+                                     {"scd", op::segmented_sum, "scd_segmented_sum"}};
+
+// The harness reference of `entry` on x (words or held reals) and flags.
+template <class T>
+std::vector<T> reference_of(op kind, const std::vector<T>& x, const std::vector<word>& flags) {
+  if (kind == op::scan) return reference::inclusive_scan(x);
+  if (kind == op::segmented_scan) return reference::segmented_scan(x, flags);
+  return reference::segmented_sum(x, flags);
+}
+
+// "" when got equals want within tol (0: exactly), else the first difference.
+template <class T, class U>
+std::string difference(const T* got, std::size_t count, const std::vector<U>& want, double tol) {
+  if (count != want.size())
+    return "length " + std::to_string(count) + ", reference " + std::to_string(want.size());
+  for (std::size_t i = 0; i < count; ++i)
+    if (!(std::fabs(double(got[i]) - double(want[i])) <= tol)) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "index " << i << ": " << got[i] << ", reference " << want[i];
+      return os.str();
+    }
+  return "";
+}
+
+void print_line(std::ostream& os, dtype t, const std::string& path, const std::string& status,
+                const std::string& detail) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  %-4s %-30s %s", dtype_name(t), path.c_str(), status.c_str());
+  os << buf << (detail.empty() ? "" : "  " + detail) << '\n';
+}
+
+}  // namespace
+
+std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm) {
+  std::vector<const kernel_info*> out;
+  for (const auto& f : families)
+    if (algorithm == f.algorithm)
+      for (const auto& k : all_kernels())
+        if (k.kind == f.kind && (k.family == "ours" || k.family == "ablation") && k.name.rfind(f.prefix, 0) == 0)
+          out.push_back(&k);
+  return out;
+}
+
+int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
+  const auto kernels = fused_kernels_of(o.algorithm);
+  if (kernels.empty()) throw std::invalid_argument(o.algorithm + " has no fused kernels (matmul-scan, sscr, scd)");
+  const op kind = kernels.front()->kind;
+  const algorithm_entry& entry = find_algorithm(o.algorithm);
+  os << "kernels check " << o.algorithm << ": n = " << o.n << ", s = " << o.s << ", density " << o.density
+     << ", seed " << o.seed << "; the simulate and cuda backends and " << kernels.size()
+     << " fused kernels against the harness reference\n";
+  int failed = 0;
+  for (const dtype t : o.dtypes) {
+    const bool integer = t == dtype::i32;
+    const number_format f = integer ? number_format::integer : number_format::float32;
+    tool::input_options in;
+    in.n = o.n, in.density = o.density, in.seed = o.seed;
+    const algorithm_input input = tool::make_input(entry, in, f, 32);
+    const std::vector<real> reals = held(input.reals, f);
+    const std::vector<word> ref_words = integer ? reference_of(kind, input.words, input.flags) : std::vector<word>{};
+    const std::vector<real> ref_reals = integer ? std::vector<real>{} : reference_of(kind, reals, input.flags);
+    // The two backends of the machine, each on a fresh machine.
+    const std::int64_t limit = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
+    for (const std::string backend : {"simulate", "cuda"}) {
+      std::string detail;
+      try {
+        machine m(backend_config(backend, f, o.s, 32, limit));
+        const algorithm_outcome a = entry.run(m, input);
+        detail = !a.verified ? a.mismatch
+                 : integer   ? difference(a.output_words.data(), a.output_words.size(), ref_words, 0)
+                             : difference(a.output_reals.data(), a.output_reals.size(), ref_reals, a.tolerance);
+      } catch (const std::exception& e) {
+        detail = e.what();
+      }
+      failed += !detail.empty();
+      print_line(os, t, backend == "cuda" ? "cuda backend" : "simulate backend", detail.empty() ? "PASS" : "FAIL", detail);
+    }
+    // The fused kernels on the same values: int32 (wrapping) or float32, flags as bytes.
+    const auto count = static_cast<std::size_t>(input.n);
+    std::vector<std::int32_t> x32(integer ? count : 0);
+    std::vector<float> xf(integer ? 0 : count);
+    std::vector<std::uint8_t> flags(count, 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (integer) x32[i] = static_cast<std::int32_t>(input.words[i]);
+      else xf[i] = static_cast<float>(reals[i]);
+      flags[i] = kind != op::scan && input.flags[i] != 0;
+    }
+    if (count > 0) flags[0] = 1;  // position 0 starts a segment in both harnesses
+    const output_check same_as_reference = [&](const kernel_info&, const void* out, std::int64_t m) {
+      if (!integer) return std::string();  // f32: check's rule (same float32 values)
+      std::vector<std::int32_t> want(ref_words.size());
+      for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<std::int32_t>(ref_words[i]);
+      return difference(static_cast<const std::int32_t*>(out), static_cast<std::size_t>(m), want, 0);
+    };
+    const void* x = integer ? static_cast<const void*>(x32.data()) : static_cast<const void*>(xf.data());
+    for (const check_result& r :
+         check_data(kernels, t, x, flags.data(), input.n, "harness", true, 0, same_as_reference)) {
+      const kernel_info* k = *std::find_if(kernels.begin(), kernels.end(), [&](auto* q) { return q->name == r.kernel; });
+      const bool counted = counted_failure(r);
+      failed += counted;
+      const std::string status = r.status == "FAIL" && !counted ? "FAIL (documented inaccuracy, not counted)" : r.status;
+      print_line(os, t, r.kernel + " (" + k->variant + ")", status, r.status == "PASS" ? "" : r.detail);
+    }
+  }
+  os << "kernels check " << o.algorithm << ": " << (failed == 0 ? "all paths agree" : std::to_string(failed) + " failed")
+     << '\n';
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace mmv::gpu::harness

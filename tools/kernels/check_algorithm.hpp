@@ -1,0 +1,36 @@
+// `mmvram kernels check ALGO`: one input of a registered algorithm (the harness's input library,
+// as `mmvram run` draws it) through the simulate backend, the cuda backend and every fused
+// kernel of the algorithm (V0-V3), each compared with the harness's one reference.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kernel_inputs.hpp"
+#include "kernels.hpp"
+
+namespace mmv::gpu::harness {
+
+struct algorithm_check_options {
+  std::string algorithm;                     // a registry name with fused kernels
+  std::int64_t n = (std::int64_t{1} << 20) + 3;
+  int s = 16;                                // the backends' MMU tile size
+  double density = 0.05;                     // probability that a position starts a segment
+  std::uint64_t seed = 1;
+  std::vector<dtype> dtypes{dtype::i32, dtype::f32};  // i32: integer machine, B = 32; f32: float32
+};
+
+// The fused kernels (ours and ablation, V0-V3) of registry algorithm `algorithm`: matmul-scan,
+// sscr and scd have them; empty for every other name.
+std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm);
+
+// Runs the comparison and prints one line per (dtype, path). i32: every path must equal the
+// harness reference exactly (int32 wrap-around for the kernels). f32: the backends within the
+// registry's tolerance of it; the kernels by check's fp32 rule (reference.hpp), on the same
+// float32 values. Returns 1 when a path failed (check's counting: V3's documented fp32
+// inaccuracy is printed, not counted), else 0. Throws std::invalid_argument for an algorithm
+// without fused kernels and cuda_error when the CUDA context is lost.
+int run_algorithm_check(const algorithm_check_options& o, std::ostream& os);
+
+}  // namespace mmv::gpu::harness

@@ -1,0 +1,265 @@
+// `mmvram kernels check|bench|profile|accuracy|stress|state-passing`: the command lines of the
+// fused CUDA kernels' harness, parsed with the tool's helpers (cli.hpp) against the option
+// tables of usage.cpp. Exit codes: 0 ok, 1 a kernel failed (or the run threw after parsing),
+// 2 a usage error (usage_error, thrown to main) or no CUDA device.
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accuracy.hpp"
+#include "bench.hpp"
+#include "check.hpp"
+#include "check_algorithm.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+#include "mmvram/gpu/machine/backend_compare.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
+#include "mmvram/harness/registry.hpp"
+#include "state_passing_bench.hpp"
+#include "stress.hpp"
+
+namespace mmv::tool {
+namespace {
+
+using namespace mmv::gpu::harness;
+using options = std::map<std::string, std::function<void(const std::string&)>>;
+using switches = std::map<std::string, std::function<void()>>;
+
+// A seed for runs without --seed, below 2^62 so that --seed can give it back.
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return ((static_cast<std::uint64_t>(rd()) << 32) ^ rd()) >> 2;
+}
+
+std::uint64_t parse_seed(const std::string& v) { return static_cast<std::uint64_t>(parse_count(v, "--seed")); }
+
+int small(const std::string& v, const std::string& what, int lo, int hi) {
+  return static_cast<int>(parse_count_in(v, what, lo, hi));
+}
+
+std::vector<dtype> parse_dtypes(const std::string& v) {
+  std::vector<dtype> out;
+  for (const auto& item : split(v, ',')) {
+    const auto t = parse_dtype(item);
+    if (!t) throw usage_error("--dtypes: unknown type '" + item + "' (f32, i32)");
+    out.push_back(*t);
+  }
+  return out;
+}
+
+std::vector<distribution> parse_dists(const std::string& v) {
+  std::vector<distribution> out;
+  for (const auto& item : split(v, ',')) {
+    const auto d = distribution::parse(item);
+    if (!d) throw usage_error("--dists: unknown distribution '" + item + "' (see mmvram help)");
+    out.push_back(*d);
+  }
+  return out;
+}
+
+// A usage_error unless `spec` selects at least one kernel (select_kernels' message).
+void require_selection(const std::string& spec) {
+  std::string err;
+  if (select_kernels(spec, err).empty()) throw usage_error("--kernels: " + err);
+}
+
+void no_positional(const std::string& command, const std::string& p) {
+  throw usage_error(command + " takes no argument (got '" + p + "')");
+}
+
+// Whether a CUDA device is usable; one line on stderr saying why `command` cannot run when not.
+bool have_device(const std::string& command) {
+  gpu::runtime::device_info dev;
+  std::string why;
+  if (gpu::runtime::current_device(dev, why)) return true;
+  std::cerr << "mmvram: error: no CUDA device (" << why << "); " << command << " needs a GPU\n";
+  return false;
+}
+
+// `kernels check`: the kernel suite, or with ALGO one input through every path of ALGO.
+int run_check_command(const std::vector<std::string>& args) {
+  check_options o;
+  algorithm_check_options a;
+  o.seed = a.seed = fresh_seed();
+  std::vector<std::string> suite_only, algorithm_only;  // options given that need no ALGO / ALGO
+  auto suite = [&](const std::string& name, auto&& set) {
+    return [&, name, set](const auto&... v) { suite_only.push_back(name), set(v...); };
+  };
+  auto algo = [&](const std::string& name, auto&& set) {
+    return [&, name, set](const std::string& v) { algorithm_only.push_back(name), set(v); };
+  };
+  walk("kernels check", args,
+       options{{"--seed", [&](const std::string& v) { o.seed = a.seed = parse_seed(v); }},
+               {"--dtypes", [&](const std::string& v) { o.dtypes = a.dtypes = parse_dtypes(v); }},
+               {"--kernels", suite("--kernels", [&](const std::string& v) { o.kernels = v; })},
+               {"--json", suite("--json", [&](const std::string& v) { o.json_path = v; })},
+               {"--n", algo("--n", [&](const std::string& v) { a.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 24); })},
+               {"--s", algo("--s", [&](const std::string& v) { a.s = small(v, "--s", 2, 4096); })},
+               {"--density", algo("--density", [&](const std::string& v) {
+                  a.density = parse_real_in(v, "--density", 0, 1);
+                })}},
+       switches{{"--quick", suite("--quick", [&] { o.quick = true; })},
+                {"--no-big", suite("--no-big", [&] { o.big = false; })},
+                {"--verbose", suite("--verbose", [&] { o.verbose = true; })}},
+       [&](const std::string& p) {
+         if (!a.algorithm.empty()) throw usage_error("kernels check takes one algorithm (got '" + a.algorithm + "' and '" + p + "')");
+         a.algorithm = p;
+       });
+  if (a.algorithm.empty()) {
+    if (!algorithm_only.empty()) throw usage_error(algorithm_only.front() + " applies to kernels check ALGO only");
+    require_selection(o.kernels);
+    if (!have_device("kernels check")) return 2;
+    return run_check(o, std::cout);
+  }
+  if (!suite_only.empty()) throw usage_error(suite_only.front() + " applies to the kernel suite (kernels check without ALGO)");
+  try {
+    (void)find_algorithm(a.algorithm);
+  } catch (const model_error& e) {
+    throw usage_error(e.what());
+  }
+  if (fused_kernels_of(a.algorithm).empty())
+    throw usage_error(a.algorithm + " has no fused kernels (kernels check ALGO takes matmul-scan, sscr or scd)");
+  if (!have_device("kernels check")) return 2;
+  return run_algorithm_check(a, std::cout);
+}
+
+// bench and profile: one option set; profile calls each kernel a few times, untimed by design.
+int run_bench_command(const std::vector<std::string>& args, bool profile) {
+  const std::string command = profile ? "kernels profile" : "kernels bench";
+  bench_options o;
+  o.seed = fresh_seed();
+  if (profile) {
+    o.kernels.clear();
+    o.sets = 1, o.warmup = 1, o.reps = 1;
+    o.dtypes = {dtype::f32};
+    o.dists = {*distribution::parse("geometric:32")};
+  }
+  options opts{{"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--kernels", [&](const std::string& v) { o.kernels = v; }},
+               {"--dtypes", [&](const std::string& v) { o.dtypes = parse_dtypes(v); }},
+               {"--dists", [&](const std::string& v) { o.dists = parse_dists(v); }},
+               {"--n", [&](const std::string& v) { o.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 33); }},
+               {"--offset", [&](const std::string& v) { o.offset = parse_count_in(v, "--offset", 0, 15); }}};
+  switches sw;
+  if (profile) {
+    opts["--calls"] = [&](const std::string& v) { o.reps = small(v, "--calls", 1, 1000); };
+  } else {
+    opts["--reps"] = [&](const std::string& v) { o.reps = small(v, "--reps", 1, 100000); };
+    opts["--warmup"] = [&](const std::string& v) { o.warmup = small(v, "--warmup", 0, 1000); };
+    opts["--sets"] = [&](const std::string& v) { o.sets = small(v, "--sets", 1, 64); };
+    opts["--out"] = [&](const std::string& v) { o.out_path = v; };
+    sw["--tile-cycles"] = [&] { o.tile_cycles = true; };
+  }
+  walk(command, args, opts, sw, [&](const std::string& p) { no_positional(command, p); });
+  if (profile && o.kernels.empty()) throw usage_error("kernels profile needs --kernels NAME");
+  require_selection(o.kernels);
+  if (!have_device(command)) return 2;
+  return run_bench(o, std::cout);
+}
+
+int run_accuracy_command(const std::vector<std::string>& args) {
+  accuracy_options o;
+  o.seed = fresh_seed();
+  walk("kernels accuracy", args,
+       options{{"--n", [&](const std::string& v) { o.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 30); }},
+               {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--kernels", [&](const std::string& v) { o.kernels = v; }},
+               {"--out", [&](const std::string& v) { o.out_path = v; }}},
+       {}, [&](const std::string& p) { no_positional("kernels accuracy", p); });
+  require_selection(o.kernels);
+  if (!have_device("kernels accuracy")) return 2;
+  return run_accuracy(o, std::cout);
+}
+
+int run_stress_command_line(const std::vector<std::string>& args) {
+  stress_options o;
+  o.seed = fresh_seed();
+  bool backend = true;
+  const std::int64_t top = std::int64_t{1} << 28;
+  walk("kernels stress", args,
+       options{{"--seconds", [&](const std::string& v) { o.seconds = parse_real_in(v, "--seconds", 0, 86400); }},
+               {"--cases", [&](const std::string& v) { o.max_cases = parse_count_in(v, "--cases", 1, INT64_MAX); }},
+               {"--threads", [&](const std::string& v) { o.threads = small(v, "--threads", 1, 64); }},
+               {"--min-n", [&](const std::string& v) { o.min_n = parse_count_in(v, "--min-n", 1, top); }},
+               {"--max-n", [&](const std::string& v) { o.max_n = parse_count_in(v, "--max-n", 1, top); }},
+               {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--kernels", [&](const std::string& v) { o.kernels = v; }},
+               {"--json", [&](const std::string& v) { o.json_path = v; }}},
+       switches{{"--no-state-passing", [&] { o.state_passing = false; }},
+                {"--no-backend", [&] { backend = false; }},
+                {"--no-load", [&] { o.load = false; }}},
+       [&](const std::string& p) { no_positional("kernels stress", p); });
+  if (o.min_n > o.max_n) throw usage_error("--min-n must not exceed --max-n");
+  std::string err;
+  select_kernels(o.kernels, err);
+  if (!err.empty()) throw usage_error("--kernels: " + err);
+  if (backend) {
+    o.extra_case = [](std::uint64_t seed) { return gpu::random_backend_case(seed); };
+    o.extra_name = "cuda_backend";
+  }
+  if (!have_device("kernels stress")) return 2;
+  return run_stress_command(o, std::cout);
+}
+
+int run_state_passing_command(const std::vector<std::string>& args) {
+  state_passing_options o;
+  o.seed = fresh_seed();
+  walk("kernels state-passing", args,
+       options{{"--sequences", [&](const std::string& v) { o.sequences = small(v, "--sequences", 1, 65535); }},
+               {"--mu", [&](const std::string& v) { o.mu = parse_real_in(v, "--mu", 0, 12); }},
+               {"--sigma", [&](const std::string& v) { o.sigma = parse_real_in(v, "--sigma", 0, 3); }},
+               {"--chunk-tokens", [&](const std::string& v) { o.chunk_tokens = small(v, "--chunk-tokens", 1, 4096); }},
+               {"--heads", [&](const std::string& v) { o.heads = small(v, "--heads", 1, 1024); }},
+               {"--rows", [&](const std::string& v) { o.rows = small(v, "--rows", 1, 1024); }},
+               {"--cols", [&](const std::string& v) { o.cols = small(v, "--cols", 32, 4096); }},
+               {"--reps", [&](const std::string& v) { o.reps = small(v, "--reps", 1, 10000); }},
+               {"--calls", [&](const std::string& v) { o.calls = small(v, "--calls", 1, 1000); }},
+               {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--out", [&](const std::string& v) { o.out_path = v; }}},
+       {}, [&](const std::string& p) { no_positional("kernels state-passing", p); });
+  if (o.cols % 32 != 0) throw usage_error("--cols must be a multiple of 32 (per-row decays)");
+  // Bound the host arrays: the token counts are capped only by the distribution's tail.
+  if (std::exp(o.mu + 4 * o.sigma) / o.chunk_tokens * o.sequences * o.heads * o.rows * o.cols > 2e9)
+    throw usage_error("the batch would be too large (over 2e9 states at four standard deviations)");
+  if (!have_device("kernels state-passing")) return 2;
+  return run_state_passing_bench(o, std::cout);
+}
+
+int dispatch_kernels(const std::string& sub, const std::vector<std::string>& rest) {
+  if (sub == "check") return run_check_command(rest);
+  if (sub == "bench") return run_bench_command(rest, false);
+  if (sub == "profile") return run_bench_command(rest, true);
+  if (sub == "accuracy") return run_accuracy_command(rest);
+  if (sub == "stress") return run_stress_command_line(rest);
+  if (sub == "state-passing") return run_state_passing_command(rest);
+  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing)");
+}
+
+}  // namespace
+
+int command_kernels(const std::vector<std::string>& args) {
+  const bool help = args.empty() ? false : args[0] == "help" || args[0] == "--help" || args[0] == "-h";
+  bool sub_help = false;
+  for (const auto& a : args) sub_help = sub_help || a == "--help" || a == "-h";
+  if (help || sub_help) {
+    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing [options]\n"
+              << options_text("kernels ");
+    return 0;
+  }
+  if (args.empty())
+    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress or state-passing");
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    return dispatch_kernels(args[0], rest);
+  } catch (const usage_error&) {
+    throw;
+  } catch (const std::exception& e) {  // after parsing: a failed run, not a usage error
+    std::cerr << "mmvram: kernels " << args[0] << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace mmv::tool
