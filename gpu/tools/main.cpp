@@ -20,7 +20,7 @@
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "mmvram/gpu/machine/backend_compare.hpp"
+#include "mmvram/gpu/backend/backend_compare.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
 

@@ -1,7 +1,7 @@
 // The cuda backend: device buffers from the stream-ordered allocator, one device operation per
 // instruction (device_ops.hpp), CUDA events around each for its time, and the device error
 // slot read back at every synchronisation (download, compress, collect_times).
-#include "mmvram/gpu/machine/cuda_backend.hpp"
+#include "mmvram/gpu/backend/cuda_backend.hpp"
 
 #include "blas_library.hpp"
 #include "device_ops.hpp"

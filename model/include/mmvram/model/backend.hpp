@@ -1,7 +1,7 @@
 // The machine's seam (like ParlayLib's scheduler plug-ins): `machine` is the front (argument
 // checks, ledger, regions, DAG, trace) and a backend executes each instruction on its own
 // storage. `simulate` runs on the CPU (Eigen, exact, width-checked); `cuda` runs every
-// instruction as its own GPU operation on device vectors (gpu/machine/). Both execute the ops
+// instruction as its own GPU operation on device vectors (gpu/backend/). Both execute the ops
 // of instruction_table.hpp; the front has already checked lengths, types and parameters.
 #pragma once
 #include "mmvram/model/instruction_table.hpp"
@@ -114,7 +114,7 @@ class backend : public typed_executor<word>, public typed_executor<real> {
 };
 
 // Makes the backend `config.backend` names for a machine with this configuration. The simulate
-// backend is always there; others are added by register_backend (the cuda one by gpu/machine/).
+// backend is always there; others are added by register_backend (the cuda one by gpu/backend/).
 // Throws model_error naming the backend when it is not built in or cannot start (no device).
 std::unique_ptr<backend> make_backend(const machine_config& config);
 using backend_factory = std::function<std::unique_ptr<backend>(const machine_config&)>;
