@@ -1,130 +1,99 @@
-// Element-wise instructions of the cuda backend: arithmetic (words exact in 128 bits and
-// width-checked, reals rounded to the format), comparisons, selection, bit logic, conversion.
+// Element-wise instructions of the cuda backend: each element computed by the model's
+// semantics (vcu_semantics.hpp) inside a kernel; words width-checked, reals rounded to the
+// format, flags checked, with errors reported into the device error slot.
 #include "device_common.cuh"
+
+#include <stdexcept>
 
 namespace mmv::cuda_ops {
 
 namespace {
 
-template <class T>
-__device__ inline bool compare_one(int k, T a, T b) {
-  switch (k) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return a < b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    default: return a >= b;
-  }
-}
-
-int comparison_index(op_code op) {
-  const int base = static_cast<int>(op >= op_code::eq_const ? op_code::eq_const : op_code::eq);
-  return static_cast<int>(op) - base;
+// Throws std::invalid_argument unless `valid` (an op of the wrong shape reached the backend).
+void require_op(bool valid, const char* shape) {
+  if (!valid) throw std::invalid_argument(std::string("cuda backend: not a ") + shape + " instruction");
 }
 
 }  // namespace
 
 void binary(const context& c, op_code op, const word* a, const word* b, word* out, std::int64_t n) {
-  switch (op) {
-    case op_code::add: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(a[i]) + b[i]); }); break;
-    case op_code::sub: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(a[i]) - b[i]); }); break;
-    case op_code::min: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] < b[i] ? a[i] : b[i]; }); break;
-    case op_code::max: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] > b[i] ? a[i] : b[i]; }); break;
-    case op_code::logic_and: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] & b[i]; }); break;
-    case op_code::logic_or: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] | b[i]; }); break;
-    case op_code::logic_xor: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] ^ b[i]; }); break;
-    default: throw std::invalid_argument("cuda backend: not a binary word instruction");
-  }
+  require_op(vcu::is_binary<word>(op), "binary word");
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::binary(op, a[i], b[i])); });
 }
 
 void binary(const context& c, op_code op, const real* a, const real* b, real* out, std::int64_t n) {
-  switch (op) {
-    case op_code::add: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] + b[i]); }); break;
-    case op_code::sub: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] - b[i]); }); break;
-    case op_code::min: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = b[i] < a[i] ? b[i] : a[i]; }); break;
-    case op_code::max: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] < b[i] ? b[i] : a[i]; }); break;
-    case op_code::mul: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] * b[i]); }); break;
-    case op_code::div: for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] / b[i]); }); break;
-    default: throw std::invalid_argument("cuda backend: not a binary real instruction");
-  }
+  require_op(vcu::is_binary<real>(op), "binary real");
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, vcu::binary(op, a[i], b[i])); });
 }
 
 void binary_const(const context& c, op_code op, const word* a, word k, word* out, std::int64_t n) {
-  if (op == op_code::add_const) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(a[i]) + k); });
-  else if (op == op_code::sub_const) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(a[i]) - k); });
-  else throw std::invalid_argument("cuda backend: not a word instruction with a constant");
+  require_op(vcu::is_binary<word>(op), "word-with-constant");
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::binary(op, a[i], k)); });
 }
 
 void binary_const(const context& c, op_code op, const real* a, real k, real* out, std::int64_t n) {
-  if (op == op_code::add_const) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] + k); });
-  else if (op == op_code::sub_const) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] - k); });
-  else if (op == op_code::mul_const) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, a[i] * k); });
-  else throw std::invalid_argument("cuda backend: not a real instruction with a constant");
+  require_op(vcu::is_binary<real>(op), "real-with-constant");
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, vcu::binary(op, a[i], k)); });
 }
 
 void unary(const context& c, op_code op, const word* a, word* out, std::int64_t n) {
-  if (op == op_code::neg) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, -wide(a[i])); });
-  else if (op == op_code::logic_not) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = 1 - flag(c, i, a[i]); });
-  else throw std::invalid_argument("cuda backend: not a unary word instruction");
+  require_op(vcu::is_unary<word>(op), "unary word");
+  if (op == op_code::logic_not)
+    for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::unary(op, flag(c, i, a[i]))); });
+  else
+    for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::unary(op, a[i])); });
 }
 
 void unary(const context& c, op_code op, const real* a, real* out, std::int64_t n) {
-  if (op == op_code::neg) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = -a[i]; });
-  else if (op == op_code::exp) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, ::exp(a[i])); });
-  else if (op == op_code::log) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, ::log(a[i])); });
-  else throw std::invalid_argument("cuda backend: not a unary real instruction");
+  require_op(vcu::is_unary<real>(op), "unary real");
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, vcu::unary(op, a[i])); });
 }
 
 void compare(const context& c, op_code op, const word* a, const word* b, word* out, std::int64_t n) {
-  const int k = comparison_index(op);
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = compare_one(k, a[i], b[i]) ? 1 : 0; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::compare(op, a[i], b[i]); });
 }
 void compare(const context& c, op_code op, const real* a, const real* b, word* out, std::int64_t n) {
-  const int k = comparison_index(op);
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = compare_one(k, a[i], b[i]) ? 1 : 0; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::compare(op, a[i], b[i]); });
 }
 void compare_const(const context& c, op_code op, const word* a, word v, word* out, std::int64_t n) {
-  const int k = comparison_index(op);
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = compare_one(k, a[i], v) ? 1 : 0; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::compare(op, a[i], v); });
 }
 void compare_const(const context& c, op_code op, const real* a, real v, word* out, std::int64_t n) {
-  const int k = comparison_index(op);
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = compare_one(k, a[i], v) ? 1 : 0; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::compare(op, a[i], v); });
 }
 
 void select(const context& c, const word* cond, const word* a, const word* b, word* out, std::int64_t n) {
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = flag(c, i, cond[i]) ? a[i] : b[i]; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::select(flag(c, i, cond[i]), a[i], b[i]); });
 }
 void select(const context& c, const word* cond, const real* a, const real* b, real* out, std::int64_t n) {
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = flag(c, i, cond[i]) ? a[i] : b[i]; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::select(flag(c, i, cond[i]), a[i], b[i]); });
 }
 void select_const(const context& c, const word* cond, const word* a, word k, word* out, std::int64_t n) {
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = flag(c, i, cond[i]) ? a[i] : checked(c, i, k); });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::select(flag(c, i, cond[i]), a[i], k)); });
 }
 void select_const(const context& c, const word* cond, const real* a, real k, real* out, std::int64_t n) {
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = flag(c, i, cond[i]) ? a[i] : k; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::select(flag(c, i, cond[i]), a[i], k); });
 }
 
 void shift_bits(const context& c, op_code op, const word* a, int k, word* out, std::int64_t n) {
-  if (op == op_code::shift_left_bits) for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(a[i]) * (wide(1) << k)); });
-  else for_each(c, n, [=] __device__(std::int64_t i) { out[i] = a[i] >> k; });
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::shift_bits(op, a[i], k)); });
 }
 
 void extract_bit(const context& c, const word* a, const word* k, word* out, std::int64_t n) {
   for_each(c, n, [=] __device__(std::int64_t i) {
     const word b = k[i];
-    if (b < 0 || b >= c.word_bits) {
+    if (!vcu::is_bit_index(b, c.word_bits)) {
       report(c.err, bit_range, c.seq, i, b);
       out[i] = 0;
     } else {
-      out[i] = (a[i] >> b) & 1;
+      out[i] = vcu::extract_bit(a[i], b);
     }
   });
 }
 
 void to_real(const context& c, const word* a, real* out, std::int64_t n) {
-  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = rounded(c, static_cast<real>(a[i])); });
+  const bool float32 = c.float32;
+  for_each(c, n, [=] __device__(std::int64_t i) { out[i] = vcu::to_real(a[i], float32); });
 }
 
 void find_nonfinite(const context& c, const real* p, std::int64_t n, nonfinite_slot* slot) {
