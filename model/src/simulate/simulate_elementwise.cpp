@@ -35,12 +35,12 @@ void simulate_backend::require_flags(const char* op, const buffer<word>& f) cons
 }
 
 template <class T>
-handle<T> simulate_backend::up(std::span<const T> v) {
+handle<T> simulate_backend::do_upload(std::span<const T> v) {
   return wrap<T>(Eigen::Map<const array<T>>(v.data(), static_cast<Eigen::Index>(v.size())));
 }
 
 template <class T>
-std::vector<T> simulate_backend::down(const buffer<T>& v) {
+std::vector<T> simulate_backend::do_download(const buffer<T>& v) {
   const auto& a = host(v);
   return std::vector<T>(a.data(), a.data() + a.size());
 }
@@ -56,7 +56,7 @@ array<T> elementwise(std::int64_t m, F f) {
 }  // namespace
 
 template <class T>
-handle<T> simulate_backend::bin(op_code op, const buffer<T>& a, const buffer<T>& b) {
+handle<T> simulate_backend::do_binary(op_code op, const buffer<T>& a, const buffer<T>& b) {
   const auto &x = host(a), &y = host(b);
   const char* name = info_of(op).name;
   if (!vcu::is_binary<T>(op)) throw model_error(std::string("simulate: ") + name + " is not a binary instruction of its type");
@@ -70,7 +70,7 @@ handle<T> simulate_backend::bin(op_code op, const buffer<T>& a, const buffer<T>&
 }
 
 template <class T>
-handle<T> simulate_backend::bin_const(op_code op, const buffer<T>& a, T c) {
+handle<T> simulate_backend::do_binary_const(op_code op, const buffer<T>& a, T c) {
   const auto& x = host(a);
   const char* name = info_of(op).name;
   if (!vcu::is_binary<T>(op)) throw model_error(std::string("simulate: ") + name + " is not an instruction with a constant of its type");
@@ -84,7 +84,7 @@ handle<T> simulate_backend::bin_const(op_code op, const buffer<T>& a, T c) {
 }
 
 template <class T>
-handle<T> simulate_backend::un(op_code op, const buffer<T>& a) {
+handle<T> simulate_backend::do_unary(op_code op, const buffer<T>& a) {
   const auto& x = host(a);
   const char* name = info_of(op).name;
   if (!vcu::is_unary<T>(op)) throw model_error(std::string("simulate: ") + name + " is not a unary instruction of its type");
@@ -99,26 +99,26 @@ handle<T> simulate_backend::un(op_code op, const buffer<T>& a) {
 }
 
 template <class T>
-handle<word> simulate_backend::cmp(op_code op, const buffer<T>& a, const buffer<T>& b) {
+handle<word> simulate_backend::do_compare(op_code op, const buffer<T>& a, const buffer<T>& b) {
   const auto &x = host(a), &y = host(b);
   return wrap<word>(elementwise<word>(a.size(), [&](std::int64_t i) { return word{vcu::compare(op, x[i], y[i])}; }));
 }
 
 template <class T>
-handle<word> simulate_backend::cmp_const(op_code op, const buffer<T>& a, T c) {
+handle<word> simulate_backend::do_compare_const(op_code op, const buffer<T>& a, T c) {
   const auto& x = host(a);
   return wrap<word>(elementwise<word>(a.size(), [&](std::int64_t i) { return word{vcu::compare(op, x[i], c)}; }));
 }
 
 template <class T>
-handle<T> simulate_backend::sel(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) {
+handle<T> simulate_backend::do_select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) {
   require_flags("select", k);
   const auto &f = host(k), &x = host(a), &y = host(b);
   return wrap<T>(elementwise<T>(a.size(), [&](std::int64_t i) { return vcu::select(f[i], x[i], y[i]); }));
 }
 
 template <class T>
-handle<T> simulate_backend::sel_const(const buffer<word>& k, const buffer<T>& a, T b) {
+handle<T> simulate_backend::do_select_const(const buffer<word>& k, const buffer<T>& a, T b) {
   require_flags("select", k);
   const auto &f = host(k), &x = host(a);
   array<T> out = elementwise<T>(a.size(), [&](std::int64_t i) { return vcu::select(f[i], x[i], b); });
@@ -151,15 +151,15 @@ handle<real> simulate_backend::to_real(const buffer<word>& a) {
 }
 
 #define MMV_SIM_ELEMENTWISE(T)                                                                      \
-  template handle<T> simulate_backend::up<T>(std::span<const T>);                                  \
-  template std::vector<T> simulate_backend::down<T>(const buffer<T>&);                             \
-  template handle<T> simulate_backend::bin<T>(op_code, const buffer<T>&, const buffer<T>&);        \
-  template handle<T> simulate_backend::bin_const<T>(op_code, const buffer<T>&, T);                 \
-  template handle<T> simulate_backend::un<T>(op_code, const buffer<T>&);                           \
-  template handle<word> simulate_backend::cmp<T>(op_code, const buffer<T>&, const buffer<T>&);     \
-  template handle<word> simulate_backend::cmp_const<T>(op_code, const buffer<T>&, T);              \
-  template handle<T> simulate_backend::sel<T>(const buffer<word>&, const buffer<T>&, const buffer<T>&); \
-  template handle<T> simulate_backend::sel_const<T>(const buffer<word>&, const buffer<T>&, T);      \
+  template handle<T> simulate_backend::do_upload<T>(std::span<const T>);                                  \
+  template std::vector<T> simulate_backend::do_download<T>(const buffer<T>&);                             \
+  template handle<T> simulate_backend::do_binary<T>(op_code, const buffer<T>&, const buffer<T>&);        \
+  template handle<T> simulate_backend::do_binary_const<T>(op_code, const buffer<T>&, T);                 \
+  template handle<T> simulate_backend::do_unary<T>(op_code, const buffer<T>&);                           \
+  template handle<word> simulate_backend::do_compare<T>(op_code, const buffer<T>&, const buffer<T>&);     \
+  template handle<word> simulate_backend::do_compare_const<T>(op_code, const buffer<T>&, T);              \
+  template handle<T> simulate_backend::do_select<T>(const buffer<word>&, const buffer<T>&, const buffer<T>&); \
+  template handle<T> simulate_backend::do_select_const<T>(const buffer<word>&, const buffer<T>&, T);      \
   template void simulate_backend::check_width<T>(const char*, const array<T>&) const;
 MMV_SIM_ELEMENTWISE(word)
 MMV_SIM_ELEMENTWISE(real)

@@ -113,6 +113,50 @@ class backend : public typed_executor<word>, public typed_executor<real> {
   virtual std::optional<nonfinite_result> first_nonfinite() const { return std::nullopt; }
 };
 
+// Implements typed_executor<T>'s instructions for a backend `Derived` by forwarding each to
+// Derived's do_<instruction> with the same arguments (a member template over word and real, or
+// one overload per type), so that a backend writes each instruction once. Used through
+// backend_of; Derived befriends typed_forwarding where its do_ functions are private.
+template <class Derived, class T, class Base>
+class typed_forwarding : public Base {
+ public:
+  using Base::upload, Base::download, Base::binary, Base::binary_const, Base::unary, Base::compare, Base::compare_const,
+      Base::select, Base::select_const, Base::shift, Base::broadcast, Base::gather, Base::gather_strided, Base::scatter,
+      Base::compress, Base::resize, Base::revspec, Base::block_prefix, Base::mmu;
+
+  handle<T> upload(std::span<const T> v) override { return self().do_upload(v); }
+  std::vector<T> download(const buffer<T>& v) override { return self().do_download(v); }
+  handle<T> binary(op_code op, const buffer<T>& a, const buffer<T>& b) override { return self().do_binary(op, a, b); }
+  handle<T> binary_const(op_code op, const buffer<T>& a, T c) override { return self().do_binary_const(op, a, c); }
+  handle<T> unary(op_code op, const buffer<T>& a) override { return self().do_unary(op, a); }
+  handle<word> compare(op_code op, const buffer<T>& a, const buffer<T>& b) override { return self().do_compare(op, a, b); }
+  handle<word> compare_const(op_code op, const buffer<T>& a, T c) override { return self().do_compare_const(op, a, c); }
+  handle<T> select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) override { return self().do_select(k, a, b); }
+  handle<T> select_const(const buffer<word>& k, const buffer<T>& a, T b) override { return self().do_select_const(k, a, b); }
+  handle<T> shift(const buffer<T>& a, std::int64_t offset, T fill) override { return self().do_shift(a, offset, fill); }
+  handle<T> broadcast(T value, std::int64_t m) override { return self().do_broadcast(value, m); }
+  handle<T> gather(const buffer<T>& a, const buffer<word>& idx) override { return self().do_gather(a, idx); }
+  handle<T> gather_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) override {
+    return self().do_gather_strided(a, start, stride, count);
+  }
+  handle<T> scatter(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v) override { return self().do_scatter(dst, idx, v); }
+  handle<T> compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) override {
+    return self().do_compress(a, mask, pos);
+  }
+  handle<T> resize(const buffer<T>& a, std::int64_t m, T fill) override { return self().do_resize(a, m, fill); }
+  handle<T> revspec(const buffer<T>& a, const buffer<word>& f) override { return self().do_revspec(a, f); }
+  handle<T> block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) override { return self().do_block_prefix(a, f, k); }
+  handle<T> mmu(const buffer<T>& a, const buffer<T>& w) override { return self().do_mmu(a, w); }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// The base of a backend `Derived`: the typed instructions of both word types forwarded to its
+// do_ functions (typed_forwarding); the word-only ones and timing it overrides itself.
+template <class Derived>
+using backend_of = typed_forwarding<Derived, real, typed_forwarding<Derived, word, backend>>;
+
 // Makes the backend `config.backend` names for a machine with this configuration. The simulate
 // backend is always there; others are added by register_backend (the cuda one by gpu/backend/).
 // Throws model_error naming the backend when it is not built in or cannot start (no device).
