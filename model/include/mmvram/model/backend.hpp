@@ -157,13 +157,24 @@ class typed_forwarding : public Base {
 template <class Derived>
 using backend_of = typed_forwarding<Derived, real, typed_forwarding<Derived, word, backend>>;
 
-// Makes the backend `config.backend` names for a machine with this configuration. The simulate
-// backend is always there; others are added by register_backend (the cuda one by gpu/backend/).
-// Throws model_error naming the backend when it is not built in or cannot start (no device).
+// The backend registry (backend.cpp names every backend of the machine once): `simulate` is
+// always built in; `cuda` is built where a CUDA toolkit was found and registered by
+// gpu::register_cuda_backend (gpu/backend/).
+
+// Makes the backend `config.backend` names for a machine with this configuration. Throws
+// model_error naming the backend when it is unknown, not built in, or cannot start (no device).
 std::unique_ptr<backend> make_backend(const machine_config& config);
 using backend_factory = std::function<std::unique_ptr<backend>(const machine_config&)>;
+// Makes `name`, a backend of the registry, available to every machine of this program (the
+// last factory registered wins). Throws std::logic_error for a name the registry lacks.
 void register_backend(const std::string& name, backend_factory factory);
-// The names of the backends this build can make ("simulate", and "cuda" where registered).
+// The names of the machine's backends, built into this program or not, simulate first.
 std::vector<std::string> backend_names();
+// Those names for messages ("simulate or cuda"); only the timing backends' with timing_only.
+std::string backend_choices(bool timing_only = false);
+// Every backend with a few words on it, for help texts ("simulate (CPU) | cuda (GPU, timed)").
+std::string backend_help();
+// Whether backend `name` measures its instructions' times on a device (collect_times).
+bool backend_times(const std::string& name);
 
 }  // namespace mmv
