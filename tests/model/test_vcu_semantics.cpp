@@ -30,6 +30,7 @@ static_assert(vcu::compare(op_code::le_const, 2.0, 2.0) && !vcu::compare(op_code
 static_assert(vcu::select(vcu::word{0}, 1.5, 2.5) == 2.5);
 static_assert(vcu::shift_bits(op_code::shift_left_bits, -3, 2) == -12 && vcu::shift_bits(op_code::shift_right_bits, -3, 1) == -2);
 static_assert(vcu::is_bit_index(31, 32) && !vcu::is_bit_index(32, 32) && vcu::extract_bit(5, 2) == 1);
+static_assert(vcu::iota(5, -2, 3, 7) == 1 && vcu::lane_index(3, 7) == 1);
 static_assert(vcu::rounded(0.1, true) == static_cast<double>(0.1f) && vcu::rounded(0.1, false) == 0.1);
 static_assert(vcu::is_binary<vcu::word>(op_code::logic_and) && !vcu::is_binary<vcu::real>(op_code::logic_and));
 static_assert(vcu::is_binary<vcu::real>(op_code::mul_const) && !vcu::is_binary<vcu::word>(op_code::mul));

@@ -29,11 +29,11 @@ handle<T> simulate_backend::do_broadcast(T value, std::int64_t m) {
 }
 
 handle<word> simulate_backend::iota(std::int64_t m, word start, word step, std::int64_t block) {
-  return wrap<word>(exact_words("iota", m, c_.word_bits, [&](std::int64_t i) { return wide(start) + wide(step) * (i / block); }));
+  return wrap<word>(exact_words("iota", m, c_.word_bits, [&](std::int64_t i) { return vcu::iota(start, step, block, i); }));
 }
 
 handle<word> simulate_backend::lane_index(std::int64_t m, std::int64_t block) {
-  return wrap<word>(exact_words("lane-index", m, c_.word_bits, [&](std::int64_t i) { return wide(i % block); }));
+  return wrap<word>(exact_words("lane-index", m, c_.word_bits, [&](std::int64_t i) { return vcu::lane_index(block, i); }));
 }
 
 template <class T>
@@ -112,12 +112,12 @@ handle<T> simulate_backend::do_revspec(const buffer<T>& a, const buffer<word>& f
       if (last < 0 || last == block) {
         out[i] = x[i];
       } else if constexpr (std::is_same_v<T, word>) {
-        const wide d = wide(x[i]) - x[last - 1];
+        const wide d = vcu::binary(op_code::sub, x[i], x[last - 1]);
         if (!vcu::fits(d, c_.word_bits))
           throw width_error("revspec", i, detail::to_string(d), c_.word_bits);
         out[i] = static_cast<word>(d);
       } else {
-        out[i] = x[i] - x[last - 1];
+        out[i] = vcu::binary(op_code::sub, x[i], x[last - 1]);
       }
     }
   }

@@ -123,6 +123,12 @@ MMV_HOST_DEVICE constexpr wide shift_bits(op_code op, word a, int k) {
 MMV_HOST_DEVICE constexpr bool is_bit_index(word k, int bits) { return k >= 0 && k < bits; }
 MMV_HOST_DEVICE constexpr word extract_bit(word a, word k) { return (a >> k) & 1; }
 
+// iota's element i: start + step * (i / block), exact; lane-index's: i % block.
+MMV_HOST_DEVICE constexpr wide iota(word start, word step, std::int64_t block, std::int64_t i) {
+  return wide(start) + wide(step) * (i / block);
+}
+MMV_HOST_DEVICE constexpr wide lane_index(std::int64_t block, std::int64_t i) { return wide(i % block); }
+
 // to-real: the word as a real of the machine's format.
 MMV_HOST_DEVICE constexpr real to_real(word a, bool float32) { return rounded(static_cast<real>(a), float32); }
 
