@@ -2,6 +2,7 @@
 // switches (--trace, --signed, --quiet) take no value. Range checks live here so that a bad
 // option fails before any work starts.
 #include "cli.hpp"
+#include "mmvram/model/backend.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -93,14 +94,17 @@ double parse_clock(const std::string& text, const std::string& what) {
   return mhz;
 }
 
-// --repeat sets the timed runs of a timing backend; the simulate backend times nothing.
+// --repeat sets the timed runs of a timing backend (the registry in backend.hpp says which time).
 void require_timing_backend(const std::string& backend) {
-  if (backend == "simulate") throw usage_error("--repeat sets the timed runs on a device: it needs --backend cuda");
+  if (!backend_times(backend))
+    throw usage_error("--repeat sets the timed runs on a device: it needs --backend " + backend_choices(true));
 }
 
+// A backend of the registry, built into this program or not (make_backend says which is absent).
 std::string parse_backend(const std::string& text) {
-  if (text == "simulate" || text == "cuda") return text;
-  throw usage_error("--backend must be simulate or cuda (got " + text + ")");
+  for (const std::string& name : backend_names())
+    if (text == name) return text;
+  throw usage_error("--backend must be " + backend_choices() + " (got " + text + ")");
 }
 
 report_format parse_format(const std::string& text) {

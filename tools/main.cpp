@@ -10,7 +10,7 @@
 #include "sweep.hpp"
 
 #if defined(MMVRAM_HAVE_CUDA_BACKEND)
-#include "mmvram/gpu/machine/cuda_backend.hpp"
+#include "mmvram/gpu/backend/cuda_backend.hpp"
 #endif
 
 #include <malloc.h>

@@ -2,6 +2,7 @@
 // cli.cpp accept exactly the options listed here (walk() checks it on every parse), so the
 // help text cannot leave an option out or list one that does not exist.
 #include "cli.hpp"
+#include "mmvram/model/backend.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -49,7 +50,7 @@ const std::vector<command_doc> docs{
                  {"--output", "FILE", "write the whole result: text (one value per line, round-trip\n"
                                       "precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64"},
                  {"--trace", "", "print every instruction (unit, op, region, length, cost, output)"},
-                 {"--backend", "B", "who executes: simulate (CPU) | cuda (GPU, timed); default simulate"},
+                 {"--backend", "B", "who executes: " + backend_help() + "; default simulate"},
                  {"--repeat", "R", "cuda: timed runs behind the reported medians; default 5"},
                  {"--profile", "FILE.json", "predict the device time (serial and DAG) from the ledger with this profile"},
                  {"--strict-pricing", "", "also the run re-priced strictly: gather/scatter/compress as sorting\n"

@@ -13,8 +13,8 @@
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "mmvram/model/time_model.hpp"
-#include "mmvram/gpu/machine/backend_compare.hpp"
-#include "mmvram/gpu/machine/cuda_backend.hpp"
+#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "test_seed.hpp"
 
 namespace {

@@ -21,36 +21,10 @@ const array<T>& host(const buffer<T>& b) { return static_cast<const host_buffer<
 template <class T>
 handle<T> wrap(array<T>&& a) { return std::make_shared<const host_buffer<T>>(std::move(a)); }
 
-class simulate_backend final : public backend {
+class simulate_backend final : public backend_of<simulate_backend> {
  public:
   explicit simulate_backend(const machine_config& c) : c_(c) {}
   std::string name() const override { return "simulate"; }
-
-#define MMV_SIM_OVERRIDES(T)                                                                           \
-  handle<T> upload(std::span<const T> v) override { return up<T>(v); }                                 \
-  std::vector<T> download(const buffer<T>& v) override { return down<T>(v); }                         \
-  handle<T> binary(op_code op, const buffer<T>& a, const buffer<T>& b) override { return bin<T>(op, a, b); } \
-  handle<T> binary_const(op_code op, const buffer<T>& a, T c) override { return bin_const<T>(op, a, c); } \
-  handle<T> unary(op_code op, const buffer<T>& a) override { return un<T>(op, a); }                   \
-  handle<word> compare(op_code op, const buffer<T>& a, const buffer<T>& b) override { return cmp<T>(op, a, b); } \
-  handle<word> compare_const(op_code op, const buffer<T>& a, T c) override { return cmp_const<T>(op, a, c); } \
-  handle<T> select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) override { return sel<T>(k, a, b); } \
-  handle<T> select_const(const buffer<word>& k, const buffer<T>& a, T b) override { return sel_const<T>(k, a, b); } \
-  handle<T> shift(const buffer<T>& a, std::int64_t o, T fill) override { return shf<T>(a, o, fill); }  \
-  handle<T> broadcast(T value, std::int64_t m) override { return bcast<T>(value, m); }                 \
-  handle<T> gather(const buffer<T>& a, const buffer<word>& idx) override { return gat<T>(a, idx); }   \
-  handle<T> gather_strided(const buffer<T>& a, std::int64_t st, std::int64_t sd, std::int64_t n) override { \
-    return gat_strided<T>(a, st, sd, n);                                                               \
-  }                                                                                                    \
-  handle<T> scatter(const buffer<T>& d, const buffer<word>& idx, const buffer<T>& v) override { return sca<T>(d, idx, v); } \
-  handle<T> compress(const buffer<T>& a, const buffer<word>& mk, const buffer<word>& p) override { return cmpr<T>(a, mk, p); } \
-  handle<T> resize(const buffer<T>& a, std::int64_t m, T fill) override { return rsz<T>(a, m, fill); } \
-  handle<T> revspec(const buffer<T>& a, const buffer<word>& f) override { return rev<T>(a, f); }     \
-  handle<T> block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) override { return blk<T>(a, f, k); } \
-  handle<T> mmu(const buffer<T>& a, const buffer<T>& w) override { return matmul<T>(a, w); }
-  MMV_SIM_OVERRIDES(word)
-  MMV_SIM_OVERRIDES(real)
-#undef MMV_SIM_OVERRIDES
 
   handle<word> shift_bits(op_code op, const buffer<word>& a, int k) override;
   handle<word> extract_bit(const buffer<word>& a, const buffer<word>& k) override;
@@ -61,25 +35,29 @@ class simulate_backend final : public backend {
   std::optional<nonfinite_result> first_nonfinite() const override { return first_nonfinite_; }
 
  private:
-  template <class T> handle<T> up(std::span<const T> v);
-  template <class T> std::vector<T> down(const buffer<T>& v);
-  template <class T> handle<T> bin(op_code op, const buffer<T>& a, const buffer<T>& b);
-  template <class T> handle<T> bin_const(op_code op, const buffer<T>& a, T c);
-  template <class T> handle<T> un(op_code op, const buffer<T>& a);
-  template <class T> handle<word> cmp(op_code op, const buffer<T>& a, const buffer<T>& b);
-  template <class T> handle<word> cmp_const(op_code op, const buffer<T>& a, T c);
-  template <class T> handle<T> sel(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b);
-  template <class T> handle<T> sel_const(const buffer<word>& k, const buffer<T>& a, T b);
-  template <class T> handle<T> shf(const buffer<T>& a, std::int64_t offset, T fill);
-  template <class T> handle<T> bcast(T value, std::int64_t m);
-  template <class T> handle<T> gat(const buffer<T>& a, const buffer<word>& idx);
-  template <class T> handle<T> gat_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count);
-  template <class T> handle<T> sca(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v);
-  template <class T> handle<T> cmpr(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos);
-  template <class T> handle<T> rsz(const buffer<T>& a, std::int64_t m, T fill);
-  template <class T> handle<T> rev(const buffer<T>& a, const buffer<word>& f);
-  template <class T> handle<T> blk(const buffer<T>& a, const buffer<word>* f, std::int64_t k);
-  template <class T> handle<T> matmul(const buffer<T>& a, const buffer<T>& w);
+  template <class, class, class>
+  friend class mmv::typed_forwarding;
+
+  // The typed instructions (backend.hpp), for T = word and real.
+  template <class T> handle<T> do_upload(std::span<const T> v);
+  template <class T> std::vector<T> do_download(const buffer<T>& v);
+  template <class T> handle<T> do_binary(op_code op, const buffer<T>& a, const buffer<T>& b);
+  template <class T> handle<T> do_binary_const(op_code op, const buffer<T>& a, T c);
+  template <class T> handle<T> do_unary(op_code op, const buffer<T>& a);
+  template <class T> handle<word> do_compare(op_code op, const buffer<T>& a, const buffer<T>& b);
+  template <class T> handle<word> do_compare_const(op_code op, const buffer<T>& a, T c);
+  template <class T> handle<T> do_select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b);
+  template <class T> handle<T> do_select_const(const buffer<word>& k, const buffer<T>& a, T b);
+  template <class T> handle<T> do_shift(const buffer<T>& a, std::int64_t offset, T fill);
+  template <class T> handle<T> do_broadcast(T value, std::int64_t m);
+  template <class T> handle<T> do_gather(const buffer<T>& a, const buffer<word>& idx);
+  template <class T> handle<T> do_gather_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count);
+  template <class T> handle<T> do_scatter(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v);
+  template <class T> handle<T> do_compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos);
+  template <class T> handle<T> do_resize(const buffer<T>& a, std::int64_t m, T fill);
+  template <class T> handle<T> do_revspec(const buffer<T>& a, const buffer<word>& f);
+  template <class T> handle<T> do_block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k);
+  template <class T> handle<T> do_mmu(const buffer<T>& a, const buffer<T>& w);
 
   // Throws width_error at the first word outside B bits (no-op for reals).
   template <class T> void check_width(const char* op, const array<T>& out) const;

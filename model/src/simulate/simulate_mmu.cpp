@@ -55,7 +55,7 @@ array<detail::wide> checked_wide_product(const array<word>& a, const array<word>
 }  // namespace
 
 template <class T>
-handle<T> simulate_backend::matmul(const buffer<T>& a_buf, const buffer<T>& w_buf) {
+handle<T> simulate_backend::do_mmu(const buffer<T>& a_buf, const buffer<T>& w_buf) {
   const std::int64_t s = c_.s;
   const auto &x = host(a_buf), &y = host(w_buf);
   const auto nz = nonzeros(y, s);
@@ -69,7 +69,7 @@ handle<T> simulate_backend::matmul(const buffer<T>& a_buf, const buffer<T>& w_bu
       const array<detail::wide> exact = checked_wide_product(x, y, s, nz, c_.word_bits);
       out.resize(exact.size());
       for (Eigen::Index i = 0; i < exact.size(); ++i) {
-        if (exact[i] < detail::word_min(c_.word_bits) || exact[i] > detail::word_max(c_.word_bits))
+        if (!vcu::fits(exact[i], c_.word_bits))
           throw width_error("mmu", i, detail::to_string(exact[i]), c_.word_bits);
         out[i] = static_cast<word>(exact[i]);
       }
@@ -82,7 +82,7 @@ handle<T> simulate_backend::matmul(const buffer<T>& a_buf, const buffer<T>& w_bu
   return wrap<T>(std::move(out));
 }
 
-template handle<word> simulate_backend::matmul<word>(const buffer<word>&, const buffer<word>&);
-template handle<real> simulate_backend::matmul<real>(const buffer<real>&, const buffer<real>&);
+template handle<word> simulate_backend::do_mmu<word>(const buffer<word>&, const buffer<word>&);
+template handle<real> simulate_backend::do_mmu<real>(const buffer<real>&, const buffer<real>&);
 
 }  // namespace mmv::simulate

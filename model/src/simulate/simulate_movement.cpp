@@ -12,7 +12,7 @@ using detail::exact_words;
 using detail::wide;
 
 template <class T>
-handle<T> simulate_backend::shf(const buffer<T>& a, std::int64_t offset, T fill) {
+handle<T> simulate_backend::do_shift(const buffer<T>& a, std::int64_t offset, T fill) {
   const std::int64_t m = a.size();
   array<T> out = array<T>::Constant(m, fill);
   if (offset > -m && offset < m)
@@ -22,22 +22,22 @@ handle<T> simulate_backend::shf(const buffer<T>& a, std::int64_t offset, T fill)
 }
 
 template <class T>
-handle<T> simulate_backend::bcast(T value, std::int64_t m) {
+handle<T> simulate_backend::do_broadcast(T value, std::int64_t m) {
   array<T> out = array<T>::Constant(m, value);
   check_width("broadcast", out);
   return wrap<T>(std::move(out));
 }
 
 handle<word> simulate_backend::iota(std::int64_t m, word start, word step, std::int64_t block) {
-  return wrap<word>(exact_words("iota", m, c_.word_bits, [&](std::int64_t i) { return wide(start) + wide(step) * (i / block); }));
+  return wrap<word>(exact_words("iota", m, c_.word_bits, [&](std::int64_t i) { return vcu::iota(start, step, block, i); }));
 }
 
 handle<word> simulate_backend::lane_index(std::int64_t m, std::int64_t block) {
-  return wrap<word>(exact_words("lane-index", m, c_.word_bits, [&](std::int64_t i) { return wide(i % block); }));
+  return wrap<word>(exact_words("lane-index", m, c_.word_bits, [&](std::int64_t i) { return vcu::lane_index(block, i); }));
 }
 
 template <class T>
-handle<T> simulate_backend::gat(const buffer<T>& a, const buffer<word>& idx) {
+handle<T> simulate_backend::do_gather(const buffer<T>& a, const buffer<word>& idx) {
   const auto& ix = host(idx);
   array<T> out(ix.size());
   for (Eigen::Index i = 0; i < ix.size(); ++i) {
@@ -51,14 +51,14 @@ handle<T> simulate_backend::gat(const buffer<T>& a, const buffer<word>& idx) {
 }
 
 template <class T>
-handle<T> simulate_backend::gat_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) {
+handle<T> simulate_backend::do_gather_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) {
   array<T> out(count);
   for (std::int64_t i = 0; i < count; ++i) out[i] = host(a)[start + i * stride];
   return wrap<T>(std::move(out));
 }
 
 template <class T>
-handle<T> simulate_backend::sca(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v) {
+handle<T> simulate_backend::do_scatter(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v) {
   array<T> out = host(dst);
   const auto& ix = host(idx);
   std::vector<bool> written(static_cast<std::size_t>(dst.size()), false);
@@ -75,7 +75,7 @@ handle<T> simulate_backend::sca(const buffer<T>& dst, const buffer<word>& idx, c
 }
 
 template <class T>
-handle<T> simulate_backend::cmpr(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) {
+handle<T> simulate_backend::do_compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) {
   require_flags("compress", mask);
   const auto &mk = host(mask), &ps = host(pos);
   array<T> out(static_cast<Eigen::Index>(mk.sum()));
@@ -91,7 +91,7 @@ handle<T> simulate_backend::cmpr(const buffer<T>& a, const buffer<word>& mask, c
 }
 
 template <class T>
-handle<T> simulate_backend::rsz(const buffer<T>& a, std::int64_t m, T fill) {
+handle<T> simulate_backend::do_resize(const buffer<T>& a, std::int64_t m, T fill) {
   array<T> out = array<T>::Constant(m, fill);
   const std::int64_t kept = std::min(m, a.size());
   out.head(kept) = host(a).head(kept);
@@ -100,7 +100,7 @@ handle<T> simulate_backend::rsz(const buffer<T>& a, std::int64_t m, T fill) {
 }
 
 template <class T>
-handle<T> simulate_backend::rev(const buffer<T>& a, const buffer<word>& f) {
+handle<T> simulate_backend::do_revspec(const buffer<T>& a, const buffer<word>& f) {
   require_flags("revspec", f);
   const std::int64_t m = a.size(), s = c_.s;
   const auto &x = host(a), &flags = host(f);
@@ -112,12 +112,12 @@ handle<T> simulate_backend::rev(const buffer<T>& a, const buffer<word>& f) {
       if (last < 0 || last == block) {
         out[i] = x[i];
       } else if constexpr (std::is_same_v<T, word>) {
-        const wide d = wide(x[i]) - x[last - 1];
-        if (d < detail::word_min(c_.word_bits) || d > detail::word_max(c_.word_bits))
+        const wide d = vcu::binary(op_code::sub, x[i], x[last - 1]);
+        if (!vcu::fits(d, c_.word_bits))
           throw width_error("revspec", i, detail::to_string(d), c_.word_bits);
         out[i] = static_cast<word>(d);
       } else {
-        out[i] = x[i] - x[last - 1];
+        out[i] = vcu::binary(op_code::sub, x[i], x[last - 1]);
       }
     }
   }
@@ -126,7 +126,7 @@ handle<T> simulate_backend::rev(const buffer<T>& a, const buffer<word>& f) {
 }
 
 template <class T>
-handle<T> simulate_backend::blk(const buffer<T>& a, const buffer<word>* f, std::int64_t k) {
+handle<T> simulate_backend::do_block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) {
   const char* op = f ? "block-seg-prefix" : "block-prefix";
   if (f) require_flags(op, *f);
   const std::int64_t m = a.size();
@@ -139,7 +139,7 @@ handle<T> simulate_backend::blk(const buffer<T>& a, const buffer<word>* f, std::
       if constexpr (std::is_same_v<T, word>) {
         wide sum = 0;
         for (std::int64_t j = from; j <= i; ++j) sum += x[j];
-        if (sum < detail::word_min(c_.word_bits) || sum > detail::word_max(c_.word_bits))
+        if (!vcu::fits(sum, c_.word_bits))
           throw width_error(op, i, detail::to_string(sum), c_.word_bits);
         out[i] = static_cast<word>(sum);
       } else {
@@ -154,15 +154,15 @@ handle<T> simulate_backend::blk(const buffer<T>& a, const buffer<word>* f, std::
 }
 
 #define MMV_SIM_MOVEMENT(T)                                                                         \
-  template handle<T> simulate_backend::shf<T>(const buffer<T>&, std::int64_t, T);                  \
-  template handle<T> simulate_backend::bcast<T>(T, std::int64_t);                                  \
-  template handle<T> simulate_backend::gat<T>(const buffer<T>&, const buffer<word>&);              \
-  template handle<T> simulate_backend::gat_strided<T>(const buffer<T>&, std::int64_t, std::int64_t, std::int64_t); \
-  template handle<T> simulate_backend::sca<T>(const buffer<T>&, const buffer<word>&, const buffer<T>&); \
-  template handle<T> simulate_backend::cmpr<T>(const buffer<T>&, const buffer<word>&, const buffer<word>&); \
-  template handle<T> simulate_backend::rsz<T>(const buffer<T>&, std::int64_t, T);                  \
-  template handle<T> simulate_backend::rev<T>(const buffer<T>&, const buffer<word>&);              \
-  template handle<T> simulate_backend::blk<T>(const buffer<T>&, const buffer<word>*, std::int64_t);
+  template handle<T> simulate_backend::do_shift<T>(const buffer<T>&, std::int64_t, T);                  \
+  template handle<T> simulate_backend::do_broadcast<T>(T, std::int64_t);                                  \
+  template handle<T> simulate_backend::do_gather<T>(const buffer<T>&, const buffer<word>&);              \
+  template handle<T> simulate_backend::do_gather_strided<T>(const buffer<T>&, std::int64_t, std::int64_t, std::int64_t); \
+  template handle<T> simulate_backend::do_scatter<T>(const buffer<T>&, const buffer<word>&, const buffer<T>&); \
+  template handle<T> simulate_backend::do_compress<T>(const buffer<T>&, const buffer<word>&, const buffer<word>&); \
+  template handle<T> simulate_backend::do_resize<T>(const buffer<T>&, std::int64_t, T);                  \
+  template handle<T> simulate_backend::do_revspec<T>(const buffer<T>&, const buffer<word>&);              \
+  template handle<T> simulate_backend::do_block_prefix<T>(const buffer<T>&, const buffer<word>*, std::int64_t);
 MMV_SIM_MOVEMENT(word)
 MMV_SIM_MOVEMENT(real)
 #undef MMV_SIM_MOVEMENT

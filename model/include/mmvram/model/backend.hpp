@@ -1,7 +1,7 @@
 // The machine's seam (like ParlayLib's scheduler plug-ins): `machine` is the front (argument
 // checks, ledger, regions, DAG, trace) and a backend executes each instruction on its own
 // storage. `simulate` runs on the CPU (Eigen, exact, width-checked); `cuda` runs every
-// instruction as its own GPU operation on device vectors (gpu/machine/). Both execute the ops
+// instruction as its own GPU operation on device vectors (gpu/backend/). Both execute the ops
 // of instruction_table.hpp; the front has already checked lengths, types and parameters.
 #pragma once
 #include "mmvram/model/instruction_table.hpp"
@@ -113,13 +113,68 @@ class backend : public typed_executor<word>, public typed_executor<real> {
   virtual std::optional<nonfinite_result> first_nonfinite() const { return std::nullopt; }
 };
 
-// Makes the backend `config.backend` names for a machine with this configuration. The simulate
-// backend is always there; others are added by register_backend (the cuda one by gpu/machine/).
-// Throws model_error naming the backend when it is not built in or cannot start (no device).
+// Implements typed_executor<T>'s instructions for a backend `Derived` by forwarding each to
+// Derived's do_<instruction> with the same arguments (a member template over word and real, or
+// one overload per type), so that a backend writes each instruction once. Used through
+// backend_of; Derived befriends typed_forwarding where its do_ functions are private.
+template <class Derived, class T, class Base>
+class typed_forwarding : public Base {
+ public:
+  using Base::upload, Base::download, Base::binary, Base::binary_const, Base::unary, Base::compare, Base::compare_const,
+      Base::select, Base::select_const, Base::shift, Base::broadcast, Base::gather, Base::gather_strided, Base::scatter,
+      Base::compress, Base::resize, Base::revspec, Base::block_prefix, Base::mmu;
+
+  handle<T> upload(std::span<const T> v) override { return self().do_upload(v); }
+  std::vector<T> download(const buffer<T>& v) override { return self().do_download(v); }
+  handle<T> binary(op_code op, const buffer<T>& a, const buffer<T>& b) override { return self().do_binary(op, a, b); }
+  handle<T> binary_const(op_code op, const buffer<T>& a, T c) override { return self().do_binary_const(op, a, c); }
+  handle<T> unary(op_code op, const buffer<T>& a) override { return self().do_unary(op, a); }
+  handle<word> compare(op_code op, const buffer<T>& a, const buffer<T>& b) override { return self().do_compare(op, a, b); }
+  handle<word> compare_const(op_code op, const buffer<T>& a, T c) override { return self().do_compare_const(op, a, c); }
+  handle<T> select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) override { return self().do_select(k, a, b); }
+  handle<T> select_const(const buffer<word>& k, const buffer<T>& a, T b) override { return self().do_select_const(k, a, b); }
+  handle<T> shift(const buffer<T>& a, std::int64_t offset, T fill) override { return self().do_shift(a, offset, fill); }
+  handle<T> broadcast(T value, std::int64_t m) override { return self().do_broadcast(value, m); }
+  handle<T> gather(const buffer<T>& a, const buffer<word>& idx) override { return self().do_gather(a, idx); }
+  handle<T> gather_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) override {
+    return self().do_gather_strided(a, start, stride, count);
+  }
+  handle<T> scatter(const buffer<T>& dst, const buffer<word>& idx, const buffer<T>& v) override { return self().do_scatter(dst, idx, v); }
+  handle<T> compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) override {
+    return self().do_compress(a, mask, pos);
+  }
+  handle<T> resize(const buffer<T>& a, std::int64_t m, T fill) override { return self().do_resize(a, m, fill); }
+  handle<T> revspec(const buffer<T>& a, const buffer<word>& f) override { return self().do_revspec(a, f); }
+  handle<T> block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) override { return self().do_block_prefix(a, f, k); }
+  handle<T> mmu(const buffer<T>& a, const buffer<T>& w) override { return self().do_mmu(a, w); }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// The base of a backend `Derived`: the typed instructions of both word types forwarded to its
+// do_ functions (typed_forwarding); the word-only ones and timing it overrides itself.
+template <class Derived>
+using backend_of = typed_forwarding<Derived, real, typed_forwarding<Derived, word, backend>>;
+
+// The backend registry (backend.cpp names every backend of the machine once): `simulate` is
+// always built in; `cuda` is built where a CUDA toolkit was found and registered by
+// gpu::register_cuda_backend (gpu/backend/).
+
+// Makes the backend `config.backend` names for a machine with this configuration. Throws
+// model_error naming the backend when it is unknown, not built in, or cannot start (no device).
 std::unique_ptr<backend> make_backend(const machine_config& config);
 using backend_factory = std::function<std::unique_ptr<backend>(const machine_config&)>;
+// Makes `name`, a backend of the registry, available to every machine of this program (the
+// last factory registered wins). Throws std::logic_error for a name the registry lacks.
 void register_backend(const std::string& name, backend_factory factory);
-// The names of the backends this build can make ("simulate", and "cuda" where registered).
+// The names of the machine's backends, built into this program or not, simulate first.
 std::vector<std::string> backend_names();
+// Those names for messages ("simulate or cuda"); only the timing backends' with timing_only.
+std::string backend_choices(bool timing_only = false);
+// Every backend with a few words on it, for help texts ("simulate (CPU) | cuda (GPU, timed)").
+std::string backend_help();
+// Whether backend `name` measures its instructions' times on a device (collect_times).
+bool backend_times(const std::string& name);
 
 }  // namespace mmv

@@ -1,5 +1,5 @@
 // The instructions of the machine, one code each (instruction_table.hpp gives their names and
-// costs). Plain C++ with no dependency, so that device code (gpu/machine/) can include it.
+// costs). Plain C++ with no dependency, so that device code (gpu/backend/) can include it.
 #pragma once
 
 namespace mmv {

@@ -1,4 +1,4 @@
-#include "mmvram/gpu/machine/backend_compare.hpp"
+#include "mmvram/gpu/backend/backend_compare.hpp"
 
 #include <cmath>
 #include <random>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "mmvram/gpu/machine/cuda_backend.hpp"
+#include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "mmvram/harness/registry.hpp"
 
 namespace mmv::gpu {

@@ -34,10 +34,10 @@ void fill(const context& c, real value, real* out, std::int64_t m) {
 }
 
 void iota(const context& c, word start, word step, std::int64_t block, word* out, std::int64_t m) {
-  for_each(c, m, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(start) + wide(step) * (i / block)); });
+  for_each(c, m, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::iota(start, step, block, i)); });
 }
 void lane_index(const context& c, std::int64_t block, word* out, std::int64_t m) {
-  for_each(c, m, [=] __device__(std::int64_t i) { out[i] = checked(c, i, wide(i % block)); });
+  for_each(c, m, [=] __device__(std::int64_t i) { out[i] = checked(c, i, vcu::lane_index(block, i)); });
 }
 
 template <class T>
@@ -133,8 +133,8 @@ void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int6
         break;
       }
     if (last <= block) out[i] = a[i];
-    else if constexpr (std::is_same_v<T, word>) out[i] = checked(c, i, wide(a[i]) - a[last - 1]);
-    else out[i] = rounded(c, a[i] - a[last - 1]);
+    else if constexpr (std::is_same_v<T, word>) out[i] = checked(c, i, vcu::binary(op_code::sub, a[i], a[last - 1]));
+    else out[i] = rounded(c, vcu::binary(op_code::sub, a[i], a[last - 1]));
   });
 }
 void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }

@@ -1,7 +1,7 @@
 // The cuda backend: device buffers from the stream-ordered allocator, one device operation per
 // instruction (device_ops.hpp), CUDA events around each for its time, and the device error
 // slot read back at every synchronisation (download, compress, collect_times).
-#include "mmvram/gpu/machine/cuda_backend.hpp"
+#include "mmvram/gpu/backend/cuda_backend.hpp"
 
 #include "blas_library.hpp"
 #include "device_ops.hpp"
@@ -95,7 +95,7 @@ struct shared_device {
   explicit shared_device(std::pair<cudaStream_t, cublasHandle_t> made) : stream(made.first), blas(made.second) {}
 };
 
-class cuda_backend final : public backend {
+class cuda_backend final : public backend_of<cuda_backend> {
  public:
   explicit cuda_backend(const machine_config& config) : config_(config), shared_(shared_device::get()) {
     stream_ = shared_.stream;
@@ -133,105 +133,6 @@ class cuda_backend final : public backend {
 
   std::string name() const override { return "cuda"; }
 
-#define MMV_CUDA_OVERRIDES(T)                                                                          \
-  handle<T> upload(std::span<const T> v) override { return up<T>(v); }                                 \
-  std::vector<T> download(const buffer<T>& v) override { return down<T>(v); }                          \
-  handle<T> binary(op_code op, const buffer<T>& a, const buffer<T>& b) override {                      \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::binary(ctx(), op, dev(a), dev(b), o->ptr, a.size());                                     \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> binary_const(op_code op, const buffer<T>& a, T k) override {                               \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::binary_const(ctx(), op, dev(a), k, o->ptr, a.size());                                    \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> unary(op_code op, const buffer<T>& a) override {                                           \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::unary(ctx(), op, dev(a), o->ptr, a.size());                                              \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<word> compare(op_code op, const buffer<T>& a, const buffer<T>& b) override {                  \
-    auto o = out<word>(a.size(), 1);                                                                   \
-    cuda_ops::compare(ctx(), op, dev(a), dev(b), o->ptr, a.size());                                    \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<word> compare_const(op_code op, const buffer<T>& a, T k) override {                           \
-    auto o = out<word>(a.size(), 1);                                                                   \
-    cuda_ops::compare_const(ctx(), op, dev(a), k, o->ptr, a.size());                                   \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) override {           \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::select(ctx(), dev(k), dev(a), dev(b), o->ptr, a.size());                                 \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> select_const(const buffer<word>& k, const buffer<T>& a, T b) override {                    \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::select_const(ctx(), dev(k), dev(a), b, o->ptr, a.size());                                \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> shift(const buffer<T>& a, std::int64_t offset, T fill) override {                          \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::shift(ctx(), dev(a), a.size(), offset, fill, o->ptr);                                    \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> broadcast(T value, std::int64_t m) override {                                              \
-    auto o = out<T>(m, std::fabs(static_cast<double>(value)));                                         \
-    cuda_ops::fill(ctx(), value, o->ptr, m);                                                           \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> gather(const buffer<T>& a, const buffer<word>& idx) override {                             \
-    auto o = out<T>(idx.size(), bound_of(a));                                                          \
-    cuda_ops::gather(ctx(), dev(a), a.size(), dev(idx), o->ptr, idx.size());                           \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> gather_strided(const buffer<T>& a, std::int64_t st, std::int64_t sd, std::int64_t n) override { \
-    auto o = out<T>(n, bound_of(a));                                                                   \
-    cuda_ops::gather_strided(ctx(), dev(a), st, sd, o->ptr, n);                                        \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> scatter(const buffer<T>& d, const buffer<word>& idx, const buffer<T>& v) override {        \
-    auto o = out<T>(d.size());                                                                         \
-    cuda_ops::scatter(ctx(), dev(d), d.size(), dev(idx), dev(v), idx.size(), o->ptr);                  \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) override {  \
-    const std::int64_t count = cuda_ops::count_set(ctx(), dev(mask), mask.size());                     \
-    raise_device_error();                                                                              \
-    auto o = out<T>(count, bound_of(a));                                                               \
-    cuda_ops::compress(ctx(), dev(a), dev(mask), dev(pos), a.size(), o->ptr, count);                   \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> resize(const buffer<T>& a, std::int64_t m, T fill) override {                             \
-    auto o = out<T>(m);                                                                                \
-    cuda_ops::resize(ctx(), dev(a), a.size(), m, fill, o->ptr);                                        \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> revspec(const buffer<T>& a, const buffer<word>& f) override {                              \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::revspec(ctx(), dev(a), dev(f), o->ptr, a.size());                                        \
-    return o;                                                                                          \
-  }                                                                                                    \
-  handle<T> block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) override {         \
-    auto o = out<T>(a.size());                                                                         \
-    cuda_ops::block_prefix(ctx(), dev(a), f ? dev(*f) : nullptr, k, o->ptr, a.size());                 \
-    return o;                                                                                          \
-  }
-  MMV_CUDA_OVERRIDES(word)
-  MMV_CUDA_OVERRIDES(real)
-#undef MMV_CUDA_OVERRIDES
-
-  handle<word> mmu(const buffer<word>& a, const buffer<word>& w) override {
-    auto o = out<word>(a.size());
-    cuda_ops::mmu(ctx(), dev(a), bound_of(a), dev(w), bound_of(w), o->ptr, a.size() / config_.s);
-    return o;
-  }
-  handle<real> mmu(const buffer<real>& a, const buffer<real>& w) override {
-    auto o = out<real>(a.size());
-    cuda_ops::mmu(ctx(), dev(a), dev(w), o->ptr, a.size() / config_.s);
-    return o;
-  }
   handle<word> shift_bits(op_code op, const buffer<word>& a, int k) override {
     auto o = out<word>(a.size());
     cuda_ops::shift_bits(ctx(), op, dev(a), k, o->ptr, a.size());
@@ -348,6 +249,120 @@ class cuda_backend final : public backend {
   }
 
  private:
+  template <class, class, class>
+  friend class mmv::typed_forwarding;
+
+  // The typed instructions (backend.hpp), for T = word and real: one device operation each.
+  template <class T>
+  handle<T> do_binary(op_code op, const buffer<T>& a, const buffer<T>& b) {
+    auto o = out<T>(a.size());
+    cuda_ops::binary(ctx(), op, dev(a), dev(b), o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_binary_const(op_code op, const buffer<T>& a, T k) {
+    auto o = out<T>(a.size());
+    cuda_ops::binary_const(ctx(), op, dev(a), k, o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_unary(op_code op, const buffer<T>& a) {
+    auto o = out<T>(a.size());
+    cuda_ops::unary(ctx(), op, dev(a), o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<word> do_compare(op_code op, const buffer<T>& a, const buffer<T>& b) {
+    auto o = out<word>(a.size(), 1);
+    cuda_ops::compare(ctx(), op, dev(a), dev(b), o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<word> do_compare_const(op_code op, const buffer<T>& a, T k) {
+    auto o = out<word>(a.size(), 1);
+    cuda_ops::compare_const(ctx(), op, dev(a), k, o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) {
+    auto o = out<T>(a.size());
+    cuda_ops::select(ctx(), dev(k), dev(a), dev(b), o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_select_const(const buffer<word>& k, const buffer<T>& a, T b) {
+    auto o = out<T>(a.size());
+    cuda_ops::select_const(ctx(), dev(k), dev(a), b, o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_shift(const buffer<T>& a, std::int64_t offset, T fill) {
+    auto o = out<T>(a.size());
+    cuda_ops::shift(ctx(), dev(a), a.size(), offset, fill, o->ptr);
+    return o;
+  }
+  template <class T>
+  handle<T> do_broadcast(T value, std::int64_t m) {
+    auto o = out<T>(m, std::fabs(static_cast<double>(value)));
+    cuda_ops::fill(ctx(), value, o->ptr, m);
+    return o;
+  }
+  template <class T>
+  handle<T> do_gather(const buffer<T>& a, const buffer<word>& idx) {
+    auto o = out<T>(idx.size(), bound_of(a));
+    cuda_ops::gather(ctx(), dev(a), a.size(), dev(idx), o->ptr, idx.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_gather_strided(const buffer<T>& a, std::int64_t start, std::int64_t stride, std::int64_t count) {
+    auto o = out<T>(count, bound_of(a));
+    cuda_ops::gather_strided(ctx(), dev(a), start, stride, o->ptr, count);
+    return o;
+  }
+  template <class T>
+  handle<T> do_scatter(const buffer<T>& d, const buffer<word>& idx, const buffer<T>& v) {
+    auto o = out<T>(d.size());
+    cuda_ops::scatter(ctx(), dev(d), d.size(), dev(idx), dev(v), idx.size(), o->ptr);
+    return o;
+  }
+  template <class T>
+  handle<T> do_compress(const buffer<T>& a, const buffer<word>& mask, const buffer<word>& pos) {
+    const std::int64_t count = cuda_ops::count_set(ctx(), dev(mask), mask.size());
+    raise_device_error();
+    auto o = out<T>(count, bound_of(a));
+    cuda_ops::compress(ctx(), dev(a), dev(mask), dev(pos), a.size(), o->ptr, count);
+    return o;
+  }
+  template <class T>
+  handle<T> do_resize(const buffer<T>& a, std::int64_t m, T fill) {
+    auto o = out<T>(m);
+    cuda_ops::resize(ctx(), dev(a), a.size(), m, fill, o->ptr);
+    return o;
+  }
+  template <class T>
+  handle<T> do_revspec(const buffer<T>& a, const buffer<word>& f) {
+    auto o = out<T>(a.size());
+    cuda_ops::revspec(ctx(), dev(a), dev(f), o->ptr, a.size());
+    return o;
+  }
+  template <class T>
+  handle<T> do_block_prefix(const buffer<T>& a, const buffer<word>* f, std::int64_t k) {
+    auto o = out<T>(a.size());
+    cuda_ops::block_prefix(ctx(), dev(a), f ? dev(*f) : nullptr, k, o->ptr, a.size());
+    return o;
+  }
+  // Words take the exact path their operands' bounds allow (device_ops.hpp).
+  handle<word> do_mmu(const buffer<word>& a, const buffer<word>& w) {
+    auto o = out<word>(a.size());
+    cuda_ops::mmu(ctx(), dev(a), bound_of(a), dev(w), bound_of(w), o->ptr, a.size() / config_.s);
+    return o;
+  }
+  handle<real> do_mmu(const buffer<real>& a, const buffer<real>& w) {
+    auto o = out<real>(a.size());
+    cuda_ops::mmu(ctx(), dev(a), dev(w), o->ptr, a.size() / config_.s);
+    return o;
+  }
+
   struct event_pair {
     cudaEvent_t start, stop;
   };
@@ -379,7 +394,7 @@ class cuda_backend final : public backend {
   // doubling up to staging_max and is reused once the stream has been synchronised; a load
   // larger than staging_max is copied synchronously.
   template <class T>
-  handle<T> up(std::span<const T> v) {
+  handle<T> do_upload(std::span<const T> v) {
     double bound = 0;
     for (const T x : v) bound = std::max(bound, std::fabs(static_cast<double>(x)));
     auto o = out<T>(static_cast<std::int64_t>(v.size()), bound);
@@ -408,7 +423,7 @@ class cuda_backend final : public backend {
   // result's host vector is zero-filled first, 1-13 ms at 2^22-2^24 words, and the device would
   // stamp an event recorded after that as late as the host reached it).
   template <class T>
-  std::vector<T> down(const buffer<T>& v) {
+  std::vector<T> do_download(const buffer<T>& v) {
     if (!config_.time_instructions && !events_.empty()) {  // the run's end: its result is read
       if (!result_read_) result_read_ = event();
       check(cudaEventRecord(result_read_, stream_), "event");

@@ -1,7 +1,8 @@
-// Shared device pieces of the cuda backend (internal): the grid-stride launcher, the error
-// report, the word-width test and float32 rounding.
+// Shared device pieces of the cuda backend (internal): the grid-stride launcher and the error
+// report; the element semantics are the model's (vcu_semantics.hpp).
 #pragma once
 #include "device_ops.hpp"
+#include "mmvram/model/vcu_semantics.hpp"
 
 #include <cuda_runtime.h>
 
@@ -12,7 +13,7 @@
 
 namespace mmv::cuda_ops {
 
-using wide = __int128;
+using vcu::wide;
 
 template <class F>
 __global__ void for_each_kernel(std::int64_t n, F f) {
@@ -45,23 +46,21 @@ __device__ inline void report(error_slot* err, int kind, std::int64_t seq, std::
   }
 }
 
-__host__ __device__ inline wide word_lo(int bits) { return -(wide(1) << (bits - 1)); }
-__host__ __device__ inline wide word_hi(int bits) { return (wide(1) << (bits - 1)) - 1; }
-
 // v as a B-bit word, or a width error (and 0) when it does not fit.
 __device__ inline word checked(const context& c, std::int64_t i, wide v) {
-  if (v < word_lo(c.word_bits) || v > word_hi(c.word_bits)) {
+  if (!vcu::fits(v, c.word_bits)) {
     report(c.err, width, c.seq, i, v);
     return 0;
   }
   return static_cast<word>(v);
 }
 
-__device__ inline real rounded(const context& c, real v) { return c.float32 ? static_cast<real>(static_cast<float>(v)) : v; }
+// v rounded to the machine's format.
+__device__ inline real rounded(const context& c, real v) { return vcu::rounded(v, c.float32); }
 
 // A 0/1 flag, or a not_a_flag error (read as 0).
 __device__ inline word flag(const context& c, std::int64_t i, word f) {
-  if (f != 0 && f != 1) {
+  if (!vcu::is_flag(f)) {
     report(c.err, not_a_flag, c.seq, i, f);
     return 0;
   }
