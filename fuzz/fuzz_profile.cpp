@@ -4,7 +4,7 @@
 // points gives a profile or one model_error (never a number that is not finite in the JSON).
 #include "fuzz_file.hpp"
 
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/profile_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   mmv::device_profile p;

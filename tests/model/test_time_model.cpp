@@ -8,7 +8,9 @@
 #include <fstream>
 
 #include "model_test_util.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/fit.hpp"
+#include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
 
 namespace {
 
