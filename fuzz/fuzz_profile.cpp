@@ -1,7 +1,8 @@
 // Fuzzes the device profile reader (profile_file.cpp: nlohmann/json with bounded nesting and no
-// duplicate keys, then the schema of mmvram-profile/1): a profile or one model_error, never a crash or a stack
-// overflow. A profile it reads is written and read back unchanged, and refitting its training
-// points gives a profile or one model_error (never a number that is not finite in the JSON).
+// duplicate keys, then the schema of mmvram-profile/1): a profile or one model_error, never a
+// crash or a stack overflow. A profile it reads is written and read back unchanged, and refitting
+// its training points gives a profile or one model_error (never a number that is not finite in
+// the JSON).
 #include "fuzz_file.hpp"
 
 #include "mmvram/prediction/profile_file.hpp"
