@@ -5,6 +5,7 @@
 // the JSON).
 #include "fuzz_file.hpp"
 
+#include "mmvram/prediction/fit.hpp"
 #include "mmvram/prediction/profile_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
