@@ -237,6 +237,9 @@ TEST_CASE("the profile reader bounds depth and decodes escapes as JSON does", "[
   CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": \"\\x\"}", "p.json"),
                     Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
                                   "string: forbidden character after backslash)"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1}x", "p.json"),
+                    Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
+                                  "literal; expected end of input)"));
 }
 
 TEST_CASE("the profile reader takes counts as exact 64-bit integers", "[time]") {
