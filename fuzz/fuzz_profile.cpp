@@ -1,10 +1,12 @@
-// Fuzzes the device profile reader (time_model.cpp: a strict JSON reader with bounded nesting,
-// then the schema of mmvram-profile/1): a profile or one model_error, never a crash or a stack
-// overflow. A profile it reads is written and read back unchanged, and refitting its training
-// points gives a profile or one model_error (never a number that is not finite in the JSON).
+// Fuzzes the device profile reader (profile_file.cpp: nlohmann/json with bounded nesting and no
+// duplicate keys, then the schema of mmvram-profile/1): a profile or one model_error, never a
+// crash or a stack overflow. A profile it reads is written and read back unchanged, and refitting
+// its training points gives a profile or one model_error (never a number that is not finite in
+// the JSON).
 #include "fuzz_file.hpp"
 
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/fit.hpp"
+#include "mmvram/prediction/profile_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   mmv::device_profile p;

@@ -5,7 +5,8 @@
 #include "output.hpp"
 
 #include "mmvram/model/machine.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/fit.hpp"
+#include "mmvram/prediction/profile_file.hpp"
 
 #include <algorithm>
 #include <chrono>

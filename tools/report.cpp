@@ -3,16 +3,17 @@
 #include "report.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iomanip>
 #include <ostream>
-#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 namespace mmv::tool {
 
 namespace {
+
+using ordered_json = nlohmann::ordered_json;
 
 enum class kind { text, number, boolean };
 struct field {
@@ -87,22 +88,19 @@ std::vector<field> fields(const run_report& r) {
   };
 }
 
-std::string json_string(const std::string& s) {
-  std::ostringstream o;
-  o << '"';
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') o << '\\' << c;
-    else if (c == '\n') o << "\\n";
-    else if (c < 0x20) o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec;
-    else o << c;
-  }
-  return o.str() + '"';
+// A number cell's text read as a JSON number, so that JSON and CSV show the same digits; null
+// for text that is no JSON number (inf, nan: JSON has no such number).
+ordered_json json_number(const std::string& text) {
+  ordered_json v = ordered_json::parse(text, nullptr, false);
+  return v.is_number() ? v : ordered_json(nullptr);
 }
 
-// A field's JSON text; a number that is not finite (inf, nan) is null, never a bare token.
-std::string json_value(const field& f) {
-  if (!f.value || (f.type == kind::number && !std::isfinite(std::strtod(f.value->c_str(), nullptr)))) return "null";
-  return f.type == kind::text ? json_string(*f.value) : *f.value;
+// A field's JSON value: null where the field does not apply.
+ordered_json json_value(const field& f) {
+  if (!f.value) return nullptr;
+  if (f.type == kind::text) return *f.value;
+  if (f.type == kind::boolean) return *f.value == "true";
+  return json_number(*f.value);
 }
 
 std::string csv_cell(const field& f) {
@@ -114,23 +112,33 @@ std::string csv_cell(const field& f) {
   return q + '"';
 }
 
-// The "op" of a record: its instruction as `mmvram instructions` names it; a load (the scalar
-// unit, whose record carries the loaded input's name in `op`) is "load" with a "name" field.
-std::string json_op(const instruction_record& t) {
-  if (t.where == unit::scalar) return "\"op\": \"load\", \"name\": " + json_string(t.op);
-  return "\"op\": " + json_string(t.op);
+// A record as JSON, starting with its "op": its instruction as `mmvram instructions` names it;
+// a load (the scalar unit, whose record carries the loaded input's name in `op`) is "load" with
+// a "name" field. Then its unit and region.
+ordered_json json_record(const instruction_record& t) {
+  ordered_json o = {{"op", t.where == unit::scalar ? std::string("load") : t.op}};
+  if (t.where == unit::scalar) o["name"] = t.op;
+  o["unit"] = to_string(t.where);
+  o["region"] = t.region;
+  return o;
 }
 
-std::string json_costs(const unit_costs& u, std::int64_t depth_or_minus) {
-  std::ostringstream o;
-  o << "\"mmu_steps\": " << u.mmu.steps << ", \"vcu_steps\": " << u.vcu.steps;
-  if (depth_or_minus >= 0) o << ", \"depth_steps\": " << depth_or_minus;
-  o << ", \"mmu_tile_products\": " << u.mmu.tile_products << ", \"mmu_multiply_adds\": " << u.mmu.multiply_adds
-    << ", \"vcu_work_element_ops\": " << u.vcu.work << ", \"words_read\": " << u.total().words_read
-    << ", \"words_written\": " << u.total().words_written;
-  if (u.measured_ns > 0) o << ", \"measured_ns\": " << num(u.measured_ns, "%.1f");
-  return o.str();
+// One region's counts (and device time, where measured) as JSON.
+ordered_json json_region(const std::string& name, const unit_costs& u) {
+  ordered_json o = {{"region", name},
+                    {"mmu_steps", u.mmu.steps},
+                    {"vcu_steps", u.vcu.steps},
+                    {"mmu_tile_products", u.mmu.tile_products},
+                    {"mmu_multiply_adds", u.mmu.multiply_adds},
+                    {"vcu_work_element_ops", u.vcu.work},
+                    {"words_read", u.total().words_read},
+                    {"words_written", u.total().words_written}};
+  if (u.measured_ns > 0) o["measured_ns"] = json_number(num(u.measured_ns, "%.1f"));
+  return o;
 }
+
+// A measured time of an instruction, null where it was not measured (< 0).
+ordered_json json_ns(double ns) { return ns >= 0 ? json_number(num(ns, "%.1f")) : ordered_json(nullptr); }
 
 std::string preview(const std::vector<std::string>& values, std::int64_t length) {
   std::string s = "[";
@@ -167,55 +175,44 @@ std::string csv_header() {
 std::string csv_row(const run_report& r) {
   std::string row;
   bool first = true;
-  for (const auto& f : fields(r)) row += (first ? "" : ",") + csv_cell(f), first = false;
+  for (const auto& f : fields(r)) {
+    if (!first) row += ',';
+    row += csv_cell(f), first = false;
+  }
   return row;
 }
 
 void print_json(std::ostream& out, const run_report& r) {
-  out << "{\n  \"schema\": \"mmvram-run/3\"";
-  for (const auto& f : fields(r)) out << ",\n  " << json_string(f.name) << ": " << json_value(f);
-  out << ",\n  \"output_preview\": [";
-  for (std::size_t i = 0; i < r.outcome.output_preview.size(); ++i)
-    out << (i ? ", " : "") << json_string(r.outcome.output_preview[i]);
-  const auto optional_int = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
-  out << "],\n  \"mismatch\": " << json_string(r.outcome.mismatch) << ",\n  \"min_word_bits\": "
-      << optional_int(r.min_word_bits) << ",\n  \"min_word_bits_exact\": "
-      << (r.min_word_bits ? r.min_word_bits_exact ? "true" : "false" : "null")
-      << ",\n  \"min_word_bits_searched\": " << optional_int(r.min_word_bits_searched) << ",\n  \"regions\": [";
-  bool first = true;
-  for (const auto& [name, u] : r.regions) {
-    out << (first ? "\n" : ",\n") << "    {\"region\": " << json_string(name) << ", " << json_costs(u, -1) << "}";
-    first = false;
+  ordered_json doc = {{"schema", "mmvram-run/3"}};
+  for (const auto& f : fields(r)) doc[f.name] = json_value(f);
+  doc["output_preview"] = r.outcome.output_preview;
+  doc["mismatch"] = r.outcome.mismatch;
+  const auto optional_int = [](const std::optional<int>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+  doc["min_word_bits"] = optional_int(r.min_word_bits);
+  doc["min_word_bits_exact"] = r.min_word_bits ? ordered_json(r.min_word_bits_exact) : ordered_json(nullptr);
+  doc["min_word_bits_searched"] = optional_int(r.min_word_bits_searched);
+  doc["regions"] = ordered_json::array();
+  for (const auto& [name, u] : r.regions) doc["regions"].push_back(json_region(name, u));
+  for (const auto& t : r.trace) {
+    ordered_json o = json_record(t);
+    o["length"] = t.length, o["steps"] = t.price.steps, o["work"] = t.price.work, o["depth_steps"] = t.depth;
+    o["output"] = t.preview;
+    doc["trace"].push_back(std::move(o));
   }
-  out << (first ? "]" : "\n  ]");
-  if (!r.trace.empty()) {
-    out << ",\n  \"trace\": [";
-    for (std::size_t i = 0; i < r.trace.size(); ++i) {
-      const auto& t = r.trace[i];
-      out << (i ? ",\n" : "\n") << "    {" << json_op(t) << ", \"unit\": " << json_string(to_string(t.where))
-          << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"steps\": " << t.price.steps
-          << ", \"work\": " << t.price.work << ", \"depth_steps\": " << t.depth << ", \"output\": " << json_string(t.preview)
-          << "}";
-    }
-    out << "\n  ]";
-  }
-  if (!r.instructions.empty()) {
-    out << ",\n  \"instructions\": [";
-    for (std::size_t i = 0; i < r.instructions.size(); ++i) {
-      const auto& t = r.instructions[i];
-      out << (i ? ",\n" : "\n") << "    {" << json_op(t) << ", \"unit\": " << json_string(to_string(t.where))
-          << ", \"region\": " << json_string(t.region) << ", \"length\": " << t.length << ", \"work\": " << t.price.work
-          << ", \"words_read\": " << t.price.words_read << ", \"words_written\": " << t.price.words_written
-          << ", \"mmu_multiply_adds\": " << t.price.multiply_adds << ", \"depth_steps\": " << t.depth
-          << ", \"measured_ns\": " << (t.measured_ns >= 0 ? num(t.measured_ns, "%.1f") : std::string("null"))
-          << ", \"host_ns\": " << (t.host_ns >= 0 ? num(t.host_ns, "%.1f") : std::string("null")) << "}";
-    }
-    out << "\n  ]";
+  for (const auto& t : r.instructions) {
+    ordered_json o = json_record(t);
+    o["length"] = t.length, o["work"] = t.price.work, o["words_read"] = t.price.words_read;
+    o["words_written"] = t.price.words_written, o["mmu_multiply_adds"] = t.price.multiply_adds;
+    o["depth_steps"] = t.depth, o["measured_ns"] = json_ns(t.measured_ns), o["host_ns"] = json_ns(t.host_ns);
+    doc["instructions"].push_back(std::move(o));
   }
   if (r.strict)
-    out << ",\n  \"strict_pricing\": {\"steps\": " << r.strict->steps() << ", \"mmu_steps\": " << r.strict->mmu_steps
-        << ", \"vcu_steps\": " << r.strict->vcu_steps << ", \"vcu_work_element_ops\": " << r.strict->vcu_work << "}";
-  out << "\n}\n";
+    doc["strict_pricing"] = {{"steps", r.strict->steps()},
+                             {"mmu_steps", r.strict->mmu_steps},
+                             {"vcu_steps", r.strict->vcu_steps},
+                             {"vcu_work_element_ops", r.strict->vcu_work}};
+  // Bytes that are not UTF-8 (from an input's text) are written as U+FFFD: the report stays JSON.
+  out << doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) << "\n";
 }
 
 void print_trace(std::ostream& out, const run_report& r) {

@@ -4,7 +4,7 @@
 #include "mmvram/harness/registry.hpp"
 #include "mmvram/harness/strict_pricing.hpp"
 #include "mmvram/model/ledger.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/time_model.hpp"
 
 #include <cstdint>
 #include <iosfwd>

@@ -7,7 +7,8 @@
 #include "output.hpp"
 
 #include "mmvram/harness/registry.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
 
 #include <algorithm>
 #include <sstream>

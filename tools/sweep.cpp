@@ -13,7 +13,7 @@
 #include "sweep_csv.hpp"
 
 #include "mmvram/model/backend.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/profile_file.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -12,7 +12,7 @@
 #include "catch.hpp"
 #include "commands.hpp"
 #include "inputs.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/profile_file.hpp"
 #include "mmvram/gpu/backend/backend_compare.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "test_seed.hpp"

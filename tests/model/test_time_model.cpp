@@ -6,9 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "model_test_util.hpp"
-#include "mmvram/model/time_model.hpp"
+#include "mmvram/prediction/fit.hpp"
+#include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
 
 namespace {
 
@@ -218,9 +221,50 @@ TEST_CASE("the profile reader bounds depth and decodes escapes as JSON does", "[
     CAPTURE(bad);
     CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", bad), "p.json"), Catch::Contains("bad JSON"));
   }
-  CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", "1e999"), "p.json"), Catch::Contains("finite number"));
+  CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", "1e999"), "p.json"),
+                    Catch::Contains("bad JSON (a number too large for a double)"));
   CHECK(mmv::parse_profile(profile_text("stream", "1e-310"), "p.json").points.at(0).measured_ns > 0);
-  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1, \"a\": 2}", "p.json"), Catch::Contains("duplicate key"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1, \"a\": 2}", "p.json"), Catch::Contains("bad JSON (duplicate key 'a')"));
+  // In a nested object too; the same key in two objects is no duplicate.
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"b\": {\"a\": 1, \"c\": {}, \"a\": 2}}", "p.json"),
+                    Catch::Contains("duplicate key 'a'"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": {\"a\": 1}, \"b\": {\"a\": 2}}", "p.json"), Catch::Contains("missing field 'schema'"));
+  // 65 nested containers are read (and are no profile); a 66th is refused.
+  const auto nested = [](int levels) { return std::string(static_cast<std::size_t>(levels), '[') + std::string(static_cast<std::size_t>(levels), ']'); };
+  CHECK_THROWS_WITH(mmv::parse_profile(nested(65), "p.json"), Catch::Contains("not a JSON object"));
+  CHECK_THROWS_WITH(mmv::parse_profile(nested(66), "p.json"), Catch::Contains("nested deeper than 64 levels"));
+  // Syntax errors name the byte and the reason, never the text read (it may be a huge string).
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": \"\\x\"}", "p.json"),
+                    Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
+                                  "string: forbidden character after backslash)"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1}x", "p.json"),
+                    Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
+                                  "literal; expected end of input)"));
+}
+
+TEST_CASE("the profile reader takes counts as exact 64-bit integers", "[time]") {
+  const auto with_m = [](const std::string& m) {
+    std::string t = profile_text("stream", "1");
+    t.replace(t.find("\"m\": 1"), 6, "\"m\": " + m);
+    return mmv::parse_profile(t, "p.json");
+  };
+  CHECK(with_m("4611686018427387904").points.at(0).m == std::int64_t{1} << 62);  // 2^62, beyond a double's 2^53
+  CHECK(with_m("4611686018427387903").points.at(0).m == (std::int64_t{1} << 62) - 1);
+  CHECK(with_m("1e3").points.at(0).m == 1000);  // a whole number in any spelling
+  for (const std::string bad : {"4611686018427387905", "18446744073709551615", "99999999999999999999", "-1", "1.5", "\"1\""}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(with_m(bad), Catch::Contains("field 'm' must be a whole number in [0, 4611686018427387904]") &&
+                                       Catch::Contains("in training point 0"));
+  }
+}
+
+TEST_CASE("the profile writer keeps names that are not UTF-8 readable", "[time]") {
+  auto p = small_profile();
+  p.device = "GPU \xff\xfe";
+  const auto q = mmv::parse_profile(mmv::profile_json(p), "written.json");
+  CHECK(q.device == "GPU \xef\xbf\xbd\xef\xbf\xbd");  // each bad byte as U+FFFD
+  p.classes["stream"].latency_ns = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(mmv::profile_json(p), Catch::Contains("refusing to write a number that is not finite (inf)"));
 }
 
 TEST_CASE("training times must be positive, and a prediction that overflows is an error", "[time]") {

@@ -80,26 +80,4 @@ struct time_prediction {
 // model_error when a time is not finite (constants so large that the sums overflow).
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words);
 
-// Least-squares fit of t = latency + ns_per_byte * bytes + ns_per_op * work on the points
-// (bytes, work, measured ns), relative to each point, every constant >= 0 (a negative one is
-// dropped and the rest refitted, as is the work term when it is proportional to the bytes);
-// use_work = false fits latency and bandwidth only. Fills the residuals.
-class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work,
-                           const std::vector<double>& ns, bool use_work);
-
-// Fits every class of `points` (fit_class; the work term for the MMU, REVSPEC and the block
-// prefixes) and sets each point's predicted_ns: the profile's classes and points. Throws
-// model_error for a point whose measured time is not a finite number > 0 (the fit divides by it).
-void fit_profile(device_profile& p, std::vector<training_point> points);
-
-// Reads / writes a profile. Errors (missing file, not a regular file, over 64 MiB, bad JSON,
-// nesting deeper than 64, missing fields, a negative constant, a training time <= 0) throw
-// model_error naming the file; write errors too (a FIFO without a reader is refused, files.hpp).
-device_profile read_profile(const std::string& path);
-void write_profile(const std::string& path, const device_profile& p);
-// The same on text: the profile in the JSON `bytes` (`path` names it in errors), and the JSON of
-// `p` (model_error for a number that is not finite). The fuzz target fuzz_profile reads these.
-device_profile parse_profile(const std::string& bytes, const std::string& path);
-std::string profile_json(const device_profile& p);
-
 }  // namespace mmv

@@ -1,0 +1,99 @@
+// The time model (time_model.hpp): instruction classes and the prediction from records.
+#include "mmvram/prediction/time_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mmv {
+
+std::string instruction_class(const instruction_record& r, bool real_words) {
+  if (r.where == unit::scalar) return "load";
+  if (r.where == unit::mmu) return std::string(real_words ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s);
+  if (r.op == "gather") return "gather";
+  if (r.op == "scatter") return "scatter";
+  if (r.op == "compress") return "compress";
+  if (r.op == "revspec") return "revspec";
+  if (r.op == "block-prefix" || r.op == "block-seg-prefix") return "block-prefix";
+  return "stream";
+}
+
+double class_work(const instruction_record& r) {
+  if (r.where == unit::mmu) return static_cast<double>(r.price.multiply_adds);
+  if (r.op == "revspec" || r.op == "block-prefix" || r.op == "block-seg-prefix") return static_cast<double>(r.price.work);
+  return 0;
+}
+
+double record_bytes(const instruction_record& r, int bytes_per_word) {
+  return static_cast<double>(bytes_per_word) * static_cast<double>(r.price.words_read + r.price.words_written);
+}
+
+namespace {
+// The MMU class calibrated at the smallest s' >= s (the product padded to that shape), else at
+// the largest s' calibrated; nothing when the profile has no MMU class of this format.
+const class_time_model* mmu_class(const device_profile& p, const std::string& format, std::int64_t s) {
+  const class_time_model* best = nullptr;
+  std::int64_t best_s = 0;
+  for (const auto& [name, m] : p.classes) {
+    if (name.rfind(format + "/s", 0) != 0) continue;
+    const std::string digits = name.substr(format.size() + 2);
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::int64_t cs = std::stoll(digits);
+    const bool better = best == nullptr || (cs >= s && (best_s < s || cs < best_s)) || (cs < s && best_s < s && cs > best_s);
+    if (better) best = &m, best_s = cs;
+  }
+  return best;
+}
+}  // namespace
+
+namespace {
+// The model of a record's class (an MMU record falls back to mmu_class); nothing for loads.
+// Throws model_error when the profile has no model for the class.
+const class_time_model* class_model(const device_profile& p, const instruction_record& r, bool real_words) {
+  const std::string c = instruction_class(r, real_words);
+  if (c == "load") return nullptr;
+  const auto it = p.classes.find(c);
+  const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
+  if (!m && r.where == unit::mmu) m = mmu_class(p, real_words ? "mmu-real" : "mmu-word", r.sizes.s);
+  if (!m) throw model_error("device profile has no model for instruction class '" + c + "' (op " + r.op + ")");
+  return m;
+}
+}  // namespace
+
+double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  const class_time_model* m = class_model(p, r, real_words);
+  return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r)) : 0;
+}
+
+namespace {
+// The host issue time of a record's class (0 for loads and uncalibrated classes).
+double issue_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  if (r.where == unit::scalar) return 0;
+  const class_time_model* m = class_model(p, r, real_words);
+  return m ? m->host_ns : 0;
+}
+}  // namespace
+
+time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
+  time_prediction t;
+  std::vector<double> finish(records.size(), 0.0);
+  double host_clock = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const double own = predict_record_ns(p, records[i], real_words);
+    double ready = 0;
+    for (const auto in : records[i].inputs)
+      if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
+    finish[i] = ready + own;
+    t.serial_ns += own;
+    t.dag_ns = std::max(t.dag_ns, finish[i]);
+    if (records[i].where == unit::scalar) continue;
+    // compress's output length is a count the host reads back: it waits for the device first.
+    if (instruction_class(records[i], real_words) == "compress") host_clock = std::max(host_clock, t.queued_ns);
+    host_clock += issue_ns(p, records[i], real_words);
+    t.queued_ns = std::max(t.queued_ns, host_clock) + own;
+  }
+  if (!std::isfinite(t.serial_ns) || !std::isfinite(t.dag_ns) || !std::isfinite(t.queued_ns))
+    throw model_error("the predicted device time is not finite: the profile's constants are too large");
+  return t;
+}
+
+}  // namespace mmv
