@@ -3,25 +3,17 @@
 // word-width overflow during the run. Every run is bounded in time and memory, so that a
 // regression into an endless loop fails instead of hanging.
 #include "catch.hpp"
+#include "tool_checks.hpp"
 #include "tool_process.hpp"
 
 #include <cstdint>
 #include <cstring>
 #include <limits>
 
+using mmv::test::require_clean_error;
 using mmv::test::run_tool;
 
 namespace {
-
-void require_clean_error(const std::vector<std::string>& args, const std::string& fragment) {
-  const auto r = run_tool(args, "", 60);
-  INFO("stderr: " << r.err << "\nstdout: " << r.out);
-  CHECK(r.code == 2);
-  CHECK(r.out.empty());
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(r.err.rfind("mmvram: error: ", 0) == 0);
-  CHECK(r.err.find(fragment) != std::string::npos);
-}
 
 template <class E>
 std::string bytes_of(const std::vector<E>& v) {

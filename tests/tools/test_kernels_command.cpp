@@ -3,24 +3,15 @@
 // on a machine without a usable device exits 2 saying so; a build without CUDA refuses every
 // kernels command with one line.
 #include "catch.hpp"
+#include "tool_checks.hpp"
 #include "tool_process.hpp"
 
 #include <cstdlib>
 
+using mmv::test::require_clean_error;
 using mmv::test::run_tool;
 
 namespace {
-
-// Exit 2, nothing on stdout, one line on stderr holding `fragment`.
-void require_one_line_error(const std::vector<std::string>& args, const std::string& fragment) {
-  const auto r = run_tool(args, "", 60);
-  INFO("stderr: " << r.err << "\nstdout: " << r.out);
-  CHECK(r.code == 2);
-  CHECK(r.out.empty());
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(r.err.rfind("mmvram: error: ", 0) == 0);
-  CHECK(r.err.find(fragment) != std::string::npos);
-}
 
 // Hides every CUDA device from the tools this process starts.
 void hide_devices() { REQUIRE(setenv("CUDA_VISIBLE_DEVICES", "-1", 1) == 0); }
@@ -32,38 +23,38 @@ const std::vector<std::string> subcommands{"check", "bench", "profile", "accurac
 #if defined(MMVRAM_TOOL_HAS_CUDA)
 
 TEST_CASE("bad kernels command lines exit 2 with one line") {
-  require_one_line_error({"kernels"}, "kernels needs a command");
-  require_one_line_error({"kernels", "frob"}, "unknown kernels command 'frob'");
-  require_one_line_error({"kernels", "bench", "--n", "bogus"}, "--n: expected a count");
-  require_one_line_error({"kernels", "bench", "--n", "2^34"}, "--n must be in 1..8589934592");
-  require_one_line_error({"kernels", "bench", "--offset", "16"}, "--offset must be in 0..15");
-  require_one_line_error({"kernels", "bench", "--dists", "geometric:0"}, "unknown distribution 'geometric:0'");
-  require_one_line_error({"kernels", "bench", "--dtypes", "f64"}, "unknown type 'f64'");
-  require_one_line_error({"kernels", "bench", "--seed", "1", "--seed", "2"}, "option --seed is given twice");
-  require_one_line_error({"kernels", "check", "--kernels", "nope"}, "unknown kernel 'nope'");
-  require_one_line_error({"kernels", "check", "--reps", "3"}, "unknown option --reps");
-  require_one_line_error({"kernels", "profile"}, "kernels profile needs --kernels NAME");
-  require_one_line_error({"kernels", "profile", "--kernels", "copy", "--reps", "2"}, "unknown option --reps");
-  require_one_line_error({"kernels", "accuracy", "--n", "2^30+1"}, "--n must be in 1..1073741824");
-  require_one_line_error({"kernels", "stress", "--min-n", "9", "--max-n", "3"}, "--min-n must not exceed --max-n");
-  require_one_line_error({"kernels", "stress", "--seconds", "-1"}, "--seconds must be in [0, 86400]");
-  require_one_line_error({"kernels", "stress", "--threads", "65"}, "--threads must be in 1..64");
-  require_one_line_error({"kernels", "state-passing", "--cols", "48"}, "--cols must be a multiple of 32");
-  require_one_line_error({"kernels", "state-passing", "--mu", "13"}, "--mu must be in [0, 12]");
-  require_one_line_error({"kernels", "state-passing", "--mu", "12", "--sigma", "3"}, "the batch would be too large");
-  require_one_line_error({"kernels", "stress", "extra"}, "kernels stress takes no argument");
+  require_clean_error({"kernels"}, "kernels needs a command");
+  require_clean_error({"kernels", "frob"}, "unknown kernels command 'frob'");
+  require_clean_error({"kernels", "bench", "--n", "bogus"}, "--n: expected a count");
+  require_clean_error({"kernels", "bench", "--n", "2^34"}, "--n must be in 1..8589934592");
+  require_clean_error({"kernels", "bench", "--offset", "16"}, "--offset must be in 0..15");
+  require_clean_error({"kernels", "bench", "--dists", "geometric:0"}, "unknown distribution 'geometric:0'");
+  require_clean_error({"kernels", "bench", "--dtypes", "f64"}, "unknown type 'f64'");
+  require_clean_error({"kernels", "bench", "--seed", "1", "--seed", "2"}, "option --seed is given twice");
+  require_clean_error({"kernels", "check", "--kernels", "nope"}, "unknown kernel 'nope'");
+  require_clean_error({"kernels", "check", "--reps", "3"}, "unknown option --reps");
+  require_clean_error({"kernels", "profile"}, "kernels profile needs --kernels NAME");
+  require_clean_error({"kernels", "profile", "--kernels", "copy", "--reps", "2"}, "unknown option --reps");
+  require_clean_error({"kernels", "accuracy", "--n", "2^30+1"}, "--n must be in 1..1073741824");
+  require_clean_error({"kernels", "stress", "--min-n", "9", "--max-n", "3"}, "--min-n must not exceed --max-n");
+  require_clean_error({"kernels", "stress", "--seconds", "-1"}, "--seconds must be in [0, 86400]");
+  require_clean_error({"kernels", "stress", "--threads", "65"}, "--threads must be in 1..64");
+  require_clean_error({"kernels", "state-passing", "--cols", "48"}, "--cols must be a multiple of 32");
+  require_clean_error({"kernels", "state-passing", "--mu", "13"}, "--mu must be in [0, 12]");
+  require_clean_error({"kernels", "state-passing", "--mu", "12", "--sigma", "3"}, "the batch would be too large");
+  require_clean_error({"kernels", "stress", "extra"}, "kernels stress takes no argument");
 }
 
 TEST_CASE("kernels check ALGO takes a registered algorithm with fused kernels and its own options") {
-  require_one_line_error({"kernels", "check", "nosuch"}, "unknown algorithm 'nosuch'");
-  require_one_line_error({"kernels", "check", "hillis-steele-scan"}, "hillis-steele-scan has no fused kernels");
-  require_one_line_error({"kernels", "check", "sscr", "scd"}, "kernels check takes one algorithm");
-  require_one_line_error({"kernels", "check", "sscr", "--quick"}, "--quick applies to the kernel suite");
-  require_one_line_error({"kernels", "check", "scd", "--kernels", "ours"}, "--kernels applies to the kernel suite");
-  require_one_line_error({"kernels", "check", "--n", "5"}, "--n applies to kernels check ALGO only");
-  require_one_line_error({"kernels", "check", "sscr", "--n", "2^24+1"}, "--n must be in 1..16777216");
-  require_one_line_error({"kernels", "check", "sscr", "--density", "1.5"}, "--density must be in [0, 1]");
-  require_one_line_error({"kernels", "check", "matmul-scan", "--s", "1"}, "--s must be in 2..4096");
+  require_clean_error({"kernels", "check", "nosuch"}, "unknown algorithm 'nosuch'");
+  require_clean_error({"kernels", "check", "hillis-steele-scan"}, "hillis-steele-scan has no fused kernels");
+  require_clean_error({"kernels", "check", "sscr", "scd"}, "kernels check takes one algorithm");
+  require_clean_error({"kernels", "check", "sscr", "--quick"}, "--quick applies to the kernel suite");
+  require_clean_error({"kernels", "check", "scd", "--kernels", "ours"}, "--kernels applies to the kernel suite");
+  require_clean_error({"kernels", "check", "--n", "5"}, "--n applies to kernels check ALGO only");
+  require_clean_error({"kernels", "check", "sscr", "--n", "2^24+1"}, "--n must be in 1..16777216");
+  require_clean_error({"kernels", "check", "sscr", "--density", "1.5"}, "--density must be in [0, 1]");
+  require_clean_error({"kernels", "check", "matmul-scan", "--s", "1"}, "--s must be in 2..4096");
 }
 
 TEST_CASE("every kernels command takes exactly the options its help lists") {
@@ -74,7 +65,7 @@ TEST_CASE("every kernels command takes exactly the options its help lists") {
     CHECK(help.out.find("\nkernels " + sub + " options:\n") != std::string::npos);
     CHECK(run_tool({"kernels", sub, "--help"}).out == help.out);
     // walk() compares the parser's options with the help's table before reading any argument.
-    require_one_line_error({"kernels", sub, "--no-such-option"}, "unknown option --no-such-option");
+    require_clean_error({"kernels", sub, "--no-such-option"}, "unknown option --no-such-option");
   }
   CHECK(run_tool({"help"}).out.find("\n  kernels stress [options]") != std::string::npos);
 }
@@ -89,7 +80,7 @@ TEST_CASE("good kernels command lines without a CUDA device exit 2 saying so") {
            {"kernels", "accuracy", "--n", "2^10"},
            {"kernels", "stress", "--seconds", "0.5", "--no-backend"},
            {"kernels", "state-passing", "--sequences", "4"}}) {
-    require_one_line_error(args, "no CUDA device");
+    require_clean_error(args, "no CUDA device");
     CHECK(run_tool(args, "", 60).err.find("kernels " + args[1] + " needs a GPU") != std::string::npos);
   }
 }
@@ -97,9 +88,9 @@ TEST_CASE("good kernels command lines without a CUDA device exit 2 saying so") {
 #else
 
 TEST_CASE("a build without CUDA refuses the kernels commands with one line") {
-  require_one_line_error({"kernels"}, "built without CUDA");
-  for (const auto& sub : subcommands) require_one_line_error({"kernels", sub}, "built without CUDA");
-  require_one_line_error({"kernels", "bench", "--n", "bogus"}, "built without CUDA");
+  require_clean_error({"kernels"}, "built without CUDA");
+  for (const auto& sub : subcommands) require_clean_error({"kernels", sub}, "built without CUDA");
+  require_clean_error({"kernels", "bench", "--n", "bogus"}, "built without CUDA");
 }
 
 #endif
@@ -109,6 +100,6 @@ TEST_CASE("counts may be written 2^K+C and 2^K-C") {
   REQUIRE(r.code == 0);
   CHECK(mmv::test::json_field(r.out, "n") == "17");
   CHECK(mmv::test::json_field(run_tool({"run", "matmul-scan", "--n", "2^4-1", "--format", "json"}).out, "n") == "15");
-  require_one_line_error({"run", "matmul-scan", "--n", "2^2-5"}, "--n: 2^2-5 is negative");
-  require_one_line_error({"run", "matmul-scan", "--n", "2^4+x"}, "expected a count");
+  require_clean_error({"run", "matmul-scan", "--n", "2^2-5"}, "--n: 2^2-5 is negative");
+  require_clean_error({"run", "matmul-scan", "--n", "2^4+x"}, "expected a count");
 }

@@ -2,6 +2,7 @@
 // input too large for the machine exits 2 with one line, before allocating; bad bytes are shown
 // escaped; --output writes the whole result at round-trip precision (text) or exactly (binary).
 #include "catch.hpp"
+#include "tool_checks.hpp"
 #include "tool_process.hpp"
 
 #include <sys/stat.h>
@@ -10,18 +11,11 @@
 #include <map>
 #include <vector>
 
+using mmv::test::require_clean_error;
 using mmv::test::run_tool;
 using mmv::test::shell_quote;
 
 namespace {
-
-void require_clean_error(const std::vector<std::string>& args, const std::string& fragment) {
-  const auto r = run_tool(args, "", 60);
-  INFO("stderr: " << r.err << "\nstdout: " << r.out);
-  CHECK(r.code == 2);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(r.err.find(fragment) != std::string::npos);
-}
 
 // Runs the tool with its standard output sent to /dev/full; returns the exit code and stderr.
 // The rows of a CSV text as column -> cell ("..." cells unquoted, "" inside them read as ").
