@@ -1,6 +1,7 @@
 // The JSON of `mmvram kernels` without a GPU: a check result's object keeps the keys and order
 // of the mmvram-gpu-check/1 and mmvram-gpu-accuracy/1 schemas (gpu/README.md), and
-// write_json_file writes non-finite numbers as null and refuses a path it cannot write.
+// write_json_file writes non-finite numbers as null, stamps the build's commit, and refuses a
+// path it cannot write.
 #include "catch.hpp"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "build_info.hpp"
 #include "check.hpp"
 #include "json_file.hpp"
 
@@ -33,7 +35,7 @@ TEST_CASE("a check result's JSON object has the schema's keys in order") {
   CHECK(j["dtype"] == "f32");
 }
 
-TEST_CASE("write_json_file writes null for non-finite numbers, and fails on a bad path") {
+TEST_CASE("write_json_file writes null for non-finite numbers and the commit, and fails on a bad path") {
   const auto path = std::filesystem::temp_directory_path() / "mmvram-kernels-json-test.json";
   json doc;
   doc["schema"] = "mmvram-gpu-check/1", doc["nan"] = NAN, doc["inf"] = INFINITY, doc["x"] = 0.25;
@@ -41,7 +43,11 @@ TEST_CASE("write_json_file writes null for non-finite numbers, and fails on a ba
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  CHECK(text.str() == "{\n  \"schema\": \"mmvram-gpu-check/1\",\n  \"nan\": null,\n  \"inf\": null,\n  \"x\": 0.25\n}\n");
+  const std::string commit = mmv::build_commit();
+  REQUIRE((commit == "unknown" || commit.size() == 40));
+  CHECK(text.str() == "{\n  \"schema\": \"mmvram-gpu-check/1\",\n  \"nan\": null,\n  \"inf\": null,\n  \"x\": 0.25,\n"
+                      "  \"commit\": \"" + commit + "\",\n  \"commit_dirty\": " +
+                      (mmv::build_dirty() ? "true" : "false") + "\n}\n");
   std::filesystem::remove(path);
   CHECK_THROWS_WITH(write_json_file("/nonexistent-dir/x.json", doc), "cannot write /nonexistent-dir/x.json");
 }
