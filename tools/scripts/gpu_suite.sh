@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU suite on one commit, recorded: the Catch2 GPU cases (baselines, fused kernels,
 # special values, state passing, both backends), the concurrency stress, the PyTorch op's test,
-# `mmvram kernels check --quick` and `mmvram kernels stress`; writes
-# experiments/results/gpu_suite_<GPU>.json with the commit, date, GPU, driver and each suite's
+# `mmvram kernels check --quick`, `mmvram kernels check ALGO` (matmul-scan, sscr, scd) and
+# `mmvram kernels stress`; writes experiments/results/gpu_suite_<GPU>.json with the commit, date, GPU, driver and each suite's
 # counts and verdict. Exit 0 only when every suite passed.
 #
 #   bash tools/scripts/gpu_suite.sh [--stress-seconds S] [--out FILE]
@@ -79,6 +79,8 @@ run_suite gpu_stress env MMV_STRESS_SECONDS="$stress_seconds" "$bin/mmvram_stres
 run_suite python_state_passing python3 tests/python/test_state_passing_torch.py
 run_suite python_packing python3 tests/python/test_packing.py
 run_suite check_quick "$bin/mmvram" kernels check --quick --json "$logs/check.json"
+# One input through the simulate backend, the cuda backend and every fused kernel, per algorithm.
+run_suite check_algorithms bash -c 'rc=0; for a in matmul-scan sscr scd; do "$0" kernels check "$a" || rc=1; done; exit $rc' "$bin/mmvram"
 run_suite stress "$bin/mmvram" kernels stress --seconds 60 --json "$logs/stress.json"
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)

@@ -50,6 +50,11 @@ def suite_counts(name, logs):
         s = json.loads((logs / "stress.json").read_text())
         return {"cases": s["cases"], "failures": s["failures"], "seconds": s["seconds"],
                 "by_kernel": s["by_kernel"], "first_failures": s["first_failures"][:5]}
+    if name == "check_algorithms":  # `mmvram kernels check ALGO`: one line per dtype and path
+        return {"paths_pass": len(re.findall(r"\sPASS$", text, re.M)),
+                "paths_fail": len(re.findall(r"\sFAIL\b(?! \(documented)", text)),
+                "paths_error": len(re.findall(r"\sERROR\b", text)),
+                "documented_inaccuracy": len(re.findall(r"documented inaccuracy, not counted", text))}
     if name == "python_state_passing":
         m = re.search(r"(\d+) failures", text)
         return {"failures": int(m.group(1))} if m else {}
