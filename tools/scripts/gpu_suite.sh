@@ -2,8 +2,8 @@
 # The whole GPU suite on one commit, recorded: the Catch2 GPU cases (baselines, fused kernels,
 # special values, state passing, both backends), the concurrency stress, the PyTorch op's test,
 # `mmvram kernels check --quick`, `mmvram kernels check ALGO` (matmul-scan, sscr, scd) and
-# `mmvram kernels stress`; writes experiments/results/gpu_suite_<GPU>.json with the commit, date, GPU, driver and each suite's
-# counts and verdict. Exit 0 only when every suite passed.
+# `mmvram kernels stress`; writes experiments/results/gpu_suite_<GPU>.json with the commit,
+# date, GPU, driver and each suite's counts and verdict. Exit 0 only when every suite passed.
 #
 #   bash tools/scripts/gpu_suite.sh [--stress-seconds S] [--out FILE]
 #       builds the cuda preset here (tools/scripts/setup.sh installs what is missing) and runs it
