@@ -1,5 +1,7 @@
-"""The figures and table of inter-chunk state passing (the state propagation of chunked linear
-attention over packed variable-length sequences), drawn from stored results only (no GPU needed).
+"""The state-passing figures and table, drawn from stored results only (no GPU needed).
+
+State passing: the inter-chunk state propagation of chunked linear attention over packed
+variable-length sequences (docs/state_passing.md).
 
 Reads experiments/results/state_passing_<GPU>.json (`experiments/state_passing_mve.py`) and
 writes into --out:
