@@ -1,12 +1,18 @@
-"""Seed 002's figures and table, drawn from stored results only (no GPU needed).
+"""The state-passing figures and table, drawn from stored results only (no GPU needed).
+
+State passing: the inter-chunk state propagation of chunked linear attention over packed
+variable-length sequences (docs/state_passing.md).
 
 Reads experiments/results/state_passing_<GPU>.json (`experiments/state_passing_mve.py`) and
 writes into --out:
 - state_passing_vs_variance: useful states/s against the spread of sequence lengths (std/mean of
   the token counts) for mmvram's methods, the per-sequence grid, padding to the longest sequence
   and mamba_ssm's `_state_passing_fwd`, with the copy ceiling (copy bandwidth / 8 bytes a state);
-- state_passing_mve: the MVE's median times (min–max as error bars), fp32 and bf16;
-- a "Seed 002" section appended to summary.md: the MVE table and the criteria met or missed.
+- state_passing_mve: the median times (min–max as error bars), fp32 and bf16, of the minimum
+  viable experiment (MVE: one packed batch of 32 sequences with LogNormal(7, 1) token counts,
+  64-token chunks, 32 heads, a 16 x 64 state per head);
+- a "State passing" section appended to summary.md: the MVE table and the study's criteria
+  met or missed (docs/state_passing.md).
 usage: experiments/plot_state_passing.py [--out experiments/out] [--results experiments/results]
 """
 import argparse
@@ -68,7 +74,7 @@ def figure_mve(out, gpu, doc):
     ax.set_yticks(range(len(rows)), labels, fontsize=7)
     ax.axvline(doc["copy"]["mve"]["median_us"], color="grey", ls="--", label="copy of the local states (fp32)")
     ax.set_xlabel("median time (µs), min–max bars")
-    ax.set_title(f"Seed 002 MVE: G = {rows[0]['chunks']} chunks, {rows[0]['sequences']} sequences ({gpu})", fontsize=9)
+    ax.set_title(f"State passing, minimum viable experiment: G = {rows[0]['chunks']} chunks, {rows[0]['sequences']} sequences ({gpu})", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
     for ext in ("png", "svg"):
@@ -77,7 +83,7 @@ def figure_mve(out, gpu, doc):
 
 
 def summary(gpu, doc):
-    lines = [f"\n## Seed 002: state propagation over packed sequences ({gpu}, torch {doc['torch']})\n",
+    lines = [f"\n## State passing: state propagation over packed sequences ({gpu}, torch {doc['torch']})\n",
              f"Rivals: mamba {doc['rivals']['mamba']}; fla {doc['rivals']['fla']}.\n",
              "| config | implementation | dtype | median µs | useful G states/s | % of copy | max abs error |",
              "|---|---|---|---|---|---|---|"]
@@ -109,7 +115,7 @@ def main():
         figure_mve(out, gpu, doc)
         text += summary(gpu, doc)
     with open(out / "summary.md", "a") as f:
-        f.write(text or "\n## Seed 002\n\nNo stored state_passing_*.json results.\n")
+        f.write(text or "\n## State passing\n\nNo stored state_passing_*.json results.\n")
     print(f"plot_state_passing.py: {len(docs)} result file(s) drawn into {out}")
 
 

@@ -133,7 +133,7 @@ done
 python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
 # Prediction against measurement, from the stored GPU results (no GPU needed).
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
-# Seed 002 (state propagation over packed sequences, with rivals), from the stored GPU results.
+# Inter-chunk state passing (state propagation over packed sequences, with rivals), from the stored GPU results.
 python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
 if ((unexpected_failures)); then

@@ -1,11 +1,14 @@
-"""Seed 002's minimum viable experiment on a GPU: inter-chunk state propagation over packed
-variable-length batches, mmvram's kernels beside mamba_ssm's `_state_passing_fwd` and
+"""The minimum viable experiment (MVE) of inter-chunk state passing, on a GPU.
+
+State passing: the state propagation of chunked linear attention over packed variable-length
+batches; the MVE runs mmvram's kernels beside mamba_ssm's `_state_passing_fwd` and
 flash-linear-attention's `chunk_fwd_h`, in one process on the same data (docs/state_passing.md).
 
 Writes RESULTS/state_passing_<GPU>.json (schema mmvram-state-passing/1): per configuration and
 implementation the median/min/max time of `--reps` CUDA-event-timed runs after warm-up, useful
 states/s, bytes moved, % of the copy bandwidth measured in the same run, the max abs error
-against the float64 CPU reference, the leakage check, and seed 002's criteria met/missed.
+against the float64 CPU reference, the leakage check, and the study's criteria met/missed
+(docs/state_passing.md).
 usage: experiments/state_passing_mve.py [--results DIR] [--rivals DIR] [--reps R] [--quick]
   --rivals: a folder holding ssd_state_passing.py, copied from mamba_ssm/ops/triton/ of a clone
   of state-spaces/mamba, loaded by path, so its compiled extension is not needed; when
@@ -27,7 +30,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 import mmvram_torch  # noqa: E402
 from mmvram_torch import packing  # noqa: E402
 
-H, N, V, C = 32, 16, 64, 64  # heads, state rows, value columns, chunk size (seed 002's MVE)
+H, N, V, C = 32, 16, 64, 64  # heads, state rows, value columns, chunk size (the MVE's shape)
 
 
 def timed(fn, reps, warmup=5):

@@ -16,7 +16,7 @@ int print_list(const list_options& options);
 // verified, 1 (with one line on stderr) when it did not.
 int command_run(const run_options& options);
 // `mmvram calibrate`: times single instructions on a timing backend and writes the fitted device
-// profile (time_model.hpp) to --out; returns 0. Throws model_error where the backend is missing.
+// profile (mmvram/prediction/profile_file.hpp) to --out; returns 0. Throws model_error where the backend is missing.
 int command_calibrate(const calibrate_options& options);
 // `mmvram predict`: one run on the simulate backend and the device time its ledger predicts with
 // --profile (serial and along the DAG) beside its step and work counts; csv/json as `run`.

@@ -164,7 +164,7 @@ const std::vector<command_doc> docs{
                  {"--json", "FILE", "write the report as JSON (schema mmvram-gpu-stress/1)"}}},
     {.name = "kernels state-passing",
      .synopsis = "kernels state-passing [options]",
-     .summary = "seed 002's packed batch through every state-passing method, timed",
+     .summary = "inter-chunk state passing (chunked linear attention), timed",
      .options = {{"--sequences", "S", "sequences (default 32)"},
                  {"--mu", "M", "token counts ~ LogNormal(M, SD): M in [0, 12] (default 7)"},
                  {"--sigma", "SD", "SD in [0, 3] (default 1)"},
@@ -175,7 +175,10 @@ const std::vector<command_doc> docs{
                  {"--reps", "R", "timed runs (default 30)"},
                  {"--calls", "K", "launches per timed run (default 10)"},
                  {"--seed", "S", "seed of the batch"},
-                 {"--out", "FILE.json", "write the rows as JSON (schema mmvram-gpu-state-passing/1)"}}},
+                 {"--out", "FILE.json", "write the rows as JSON (schema mmvram-gpu-state-passing/1)"}},
+     .note = "One packed batch of sequences (by default the minimum viable experiment of docs/state_passing.md:\n"
+             "  32 sequences of LogNormal(7, 1) tokens, 64-token chunks, 32 heads, 16 x 64 states) through every\n"
+             "  state-propagation method in fp32 and bf16, each checked against a float64 host loop, then timed."},
     {.name = "help", .synopsis = "help", .summary = "this text"},
 };
 

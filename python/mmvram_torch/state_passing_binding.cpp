@@ -1,4 +1,4 @@
-// PyTorch binding of the state propagation (gpu/include/mmvram/gpu/state_passing.hpp): torch
+// PyTorch binding of the state propagation (gpu/kernels/include/mmvram/gpu/state_passing.hpp): torch
 // tensors in, the kernels on PyTorch's current stream. Built by mmvram_torch/__init__.py with
 // torch.utils.cpp_extension against the PyTorch that imports it.
 #include <ATen/cuda/CUDAContext.h>

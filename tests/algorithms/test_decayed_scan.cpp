@@ -218,7 +218,7 @@ TEST_CASE("the subtraction form breaks down where the stable form does not", "[d
 }
 
 TEST_CASE("worked example (docs/algorithms/decayed_scan.md)", "[decayed][example]") {
-  // b and f are the seeds' segmented-scan example; log a repeats seed 004's (-0.5, -0.3, -0.7, -0.2).
+  // b and f are the 8-item segmented-scan example of the docs; log a repeats (-0.5, -0.3, -0.7, -0.2).
   const std::vector<real> log_a{-0.5, -0.3, -0.7, -0.2, -0.5, -0.3, -0.7, -0.2};
   std::vector<real> a;
   for (const real l : log_a) a.push_back(std::exp(l));

@@ -1,7 +1,7 @@
 // SCD (DIFF o COMPRESS o SCAN) against reference::segmented_sum on fresh random inputs (seed
 // printed; MMV_TEST_SEED fixes it) in integer, float64 and float32 modes; exact ledger costs
-// against scd_predicted_cost; the edge cases; the word-width bound; bad input; and seed 001's
-// worked example, printed step by step.
+// against scd_predicted_cost; the edge cases; the word-width bound; bad input; and the worked
+// example of docs/algorithms/scd.md (x = 2 2 3 3 1 3 1 2), printed step by step.
 #include "catch.hpp"
 #include "test_seed.hpp"
 

@@ -1,7 +1,7 @@
 // The JSON of `mmvram kernels` without a GPU: a check result's object keeps the keys and order
-// of the mmvram-gpu-check/1 and mmvram-gpu-accuracy/1 schemas (gpu/README.md), and
-// write_json_file writes non-finite numbers as null, stamps the build's commit, and refuses a
-// path it cannot write.
+// of the mmvram-gpu-check/1 and mmvram-gpu-accuracy/1 schemas (docs/kernels.md#json-schemas),
+// and write_json_file writes non-finite numbers as null, stamps the build's commit, and refuses
+// a path it cannot write.
 #include "catch.hpp"
 
 #include <cmath>

@@ -8,7 +8,7 @@
 // unwritten in at least 5 of 56 x 558 calls on an H200 (1.6e-4 per call); 300 s make about
 // 34,000 fused-kernel calls on an H200 (11,400 per 100 s measured), so a defect at that rate
 // would show 5.5 times on average and escape a run with probability e^-5.5 = 0.4%
-// (docs/gpu_testing.md; the soaks and the old kernels' runs: experiments/results/).
+// (docs/gpu_testing.md; the soaks and the race investigation: experiments/results/).
 #include <cstdlib>
 #include <sstream>
 

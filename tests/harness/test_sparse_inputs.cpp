@@ -1,4 +1,4 @@
-// The sparse inputs of SpMV (harness/sparse_inputs.hpp): the BigBird pattern's block structure
+// The sparse inputs of SpMV (mmvram/harness/sparse_inputs.hpp): the BigBird pattern's block structure
 // and the Matrix Market reader's formats and errors.
 #include "catch.hpp"
 #include "test_seed.hpp"

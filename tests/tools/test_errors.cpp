@@ -109,7 +109,7 @@ TEST_CASE("a word-width overflow during a run exits 2 with one line") {
 }
 
 TEST_CASE("numbers past 2^62 and ranges up to 2^62 are refused or handled without overflow") {
-  // The reviewer's repro: the range loop used to overflow int64 and grow its list until out of memory.
+  // A range up to 2^62 must not overflow int64 in its loop, nor grow its list until out of memory.
   require_clean_error({"sweep", "scd", "--n", "2^62..2^62:3", "--s", "1", "--out", "x.csv"}, "--s must be in 2..");
   require_clean_error({"sweep", "scd", "--n", "2^40..2^62:7", "--s", "1", "--out", "x.csv"}, "--s must be in 2..");
   require_clean_error({"run", "sscr", "--n", "2^63"}, "2^63 is too large");
@@ -121,10 +121,10 @@ TEST_CASE("numbers past 2^62 and ranges up to 2^62 are refused or handled withou
   require_clean_error({"instructions", "--m", "2^63"}, "--m: 2^63 is too large");
   require_clean_error({"sweep", "sscr", "--n", "2^4..2^70", "--out", "x.csv"}, "2^70 is too large");
   require_clean_error({"sweep", "sscr", "--n", "2^4..2^10:2^63", "--out", "x.csv"}, "is too large");
-  // 1^k and 0^k with a huge k: no k multiplications (it used to loop for 10^18 iterations).
+  // 1^k and 0^k with a huge k: no k multiplications (not 10^18 iterations of a loop).
   require_clean_error({"run", "sscr", "--s", "1^999999999999999999"}, "--s must be in 2..4096");
   require_clean_error({"run", "sscr", "--n", "0^999999999999999999"}, "--n must be at least 1");
-  // Reals: an infinite quotient is refused (1/inf used to become --density 0 silently).
+  // Reals: an infinite quotient is refused (1/inf must not become --density 0 silently).
   require_clean_error({"run", "sscr", "--mean-length", "1e300/1e-300"}, "is not a finite number");
   require_clean_error({"run", "sscr", "--density", "1/0"}, "is not a finite number");
   require_clean_error({"run", "sscr", "--density", "1e999"}, "--density");

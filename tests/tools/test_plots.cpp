@@ -96,7 +96,7 @@ TEST_CASE("plot.py draws the figures and summary.md from sweep CSVs and stored G
   }
 }
 
-TEST_CASE("plot_state_passing.py draws seed 002's figures and table from the stored JSON") {
+TEST_CASE("plot_state_passing.py draws the state-passing figures and table from the stored JSON") {
   mmv::test::scratch_dir dir("plots-state-passing");
   const auto log = dir / "plot.log";
   const int code = shell("python3 experiments/plot_state_passing.py --out " + shell_quote(dir.path.string()) +
@@ -107,6 +107,6 @@ TEST_CASE("plot_state_passing.py draws seed 002's figures and table from the sto
   require_figure(dir.path, "state_passing_vs_variance");
   require_figure(dir.path, "state_passing_mve");
   const std::string summary = read_text(dir / "summary.md");
-  CHECK(summary.find("## Seed 002: state propagation over packed sequences") != std::string::npos);
+  CHECK(summary.find("## State passing: state propagation over packed sequences") != std::string::npos);
   CHECK(summary.find("mamba_state_passing_fwd") != std::string::npos);
 }

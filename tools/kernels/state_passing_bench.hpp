@@ -1,7 +1,8 @@
-// mmvram kernels state-passing: seed 002's packed batch (LogNormal sequence lengths, chunk-aligned)
-// through every state-propagation method (state_passing.hpp), each checked against a float64
-// host loop on a sample of lanes and timed beside a copy of the same bytes. The rivals from
-// PyTorch (mamba_ssm, flash-linear-attention) are in experiments/state_passing_mve.py.
+// mmvram kernels state-passing: the inter-chunk state passing of chunked linear attention on one
+// packed batch (LogNormal sequence lengths, chunk-aligned) through every state-propagation method
+// (state_passing.hpp), each checked against a float64 host loop on a sample of lanes and timed
+// beside a copy of the same bytes. The rivals from PyTorch (mamba_ssm, flash-linear-attention)
+// are in experiments/state_passing_mve.py.
 #pragma once
 #include <cstdint>
 #include <ostream>

@@ -2,7 +2,8 @@
 # The README's main job: install dependencies, build, run the simulator report and
 # regenerate every table and plot into experiments/out/. When a GPU is present it also runs
 # mmvram kernels check, bench and state-passing, the prediction experiment and (with PyTorch)
-# seed 002's MVE, and stores their JSON under experiments/results/.
+# the minimum viable experiment (MVE) of inter-chunk state passing against its PyTorch rivals,
+# and stores their JSON under experiments/results/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/setup.sh
@@ -26,8 +27,9 @@ if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
   MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all
   python3 experiments/plot.py --gpu-only
   python3 experiments/plot_prediction.py
-  # Seed 002's MVE when PyTorch is there (MMVRAM_RIVALS: a folder holding mamba_ssm's
-  # ssd_state_passing.py; fla is used when the fla-core package is installed).
+  # The state-passing MVE against mamba_ssm and flash-linear-attention when PyTorch is there
+  # (MMVRAM_RIVALS: a folder holding mamba_ssm's ssd_state_passing.py; fla is used when the
+  # fla-core package is installed).
   if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     python3 experiments/state_passing_mve.py --rivals "${MMVRAM_RIVALS:-}"
     python3 experiments/plot_state_passing.py

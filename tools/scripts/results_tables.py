@@ -15,7 +15,7 @@ table differs from what the JSON gives (tests/tools/test_docs.cpp runs it).
     tools/scripts/results_tables.py --list
     tools/scripts/results_tables.py --summarize-check CHECK.json [OUT.json]
 
-`--summarize-check` turns the per-case log of `mmvram-gpu check --json` into the small record
+`--summarize-check` turns the per-case log of `mmvram kernels check --json` into the small record
 kept in experiments/results/ (default OUT: gpu_check_summary_<GPU>.json): result counts per
 kernel × dtype × status, the worst error/bound per kernel and dtype, the device, seed and commit
 (when the log records one).
@@ -253,7 +253,7 @@ def t_sass_mix(_):
 
 
 def t_check_summary(gpu):
-    """`mmvram-gpu check` results per kernel and dtype, from its stored summary."""
+    """`mmvram kernels check` results per kernel and dtype, from its stored summary."""
     name = f"gpu_check_summary_{gpu}.json"
     doc = load(name)
     body = []
@@ -355,7 +355,7 @@ def summarize_check(log_path, out_path):
     gpu = log["gpu"]["name"]
     out = {"schema": "mmvram-gpu-check-summary/1",
            "from": "tools/scripts/results_tables.py --summarize-check on the per-case log of "
-                   "`mmvram-gpu check --json`",
+                   "`mmvram kernels check --json`",
            "gpu": gpu, "commit": log.get("commit"),
            "cuda_runtime_version": log.get("cuda_runtime_version"),
            "cuda_driver_version": log.get("cuda_driver_version"),

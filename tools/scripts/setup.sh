@@ -3,7 +3,7 @@
 # compilers and CMake, Eigen 3, Boost.Graph, Catch2, nlohmann/json (the one JSON library),
 # Google Benchmark, Graphviz, clang with libFuzzer (for fuzz/), and from PyPI matplotlib for the plots (python3 may be a pyenv build,
 # not Debian's) and, where nvcc is present, nvidia-cuda-cccl (newer CCCL headers, for the
-# cub::DeviceSegmentedScan baseline of mmvram-gpu). Safe to run repeatedly.
+# cub::DeviceSegmentedScan baseline of `mmvram kernels`). Safe to run repeatedly.
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build libeigen3-dev libboost-graph-dev catch2

@@ -1,4 +1,4 @@
-// The time model (time_model.hpp): instruction classes and the prediction from records.
+// The time model (mmvram/prediction/time_model.hpp): instruction classes and the prediction from records.
 #include "mmvram/prediction/time_model.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The decayed (weighted) segmented scan h_j = a_j·h_{j−1} + b_j, restarted (h_j = b_j) at every
 // flagged position and at j = 0, on a float machine. The stable form multiplies by the
-// 1-semiseparable matrix exp(segsum(log a)) built additively on the MMU (seed 004); the
+// 1-semiseparable matrix exp(segsum(log a)) built additively on the MMU (docs/algorithms/decayed_scan.md); the
 // unstable form takes differences of one global scan of log a and breaks down on long inputs.
 #pragma once
 #include "mmvram/algorithms/common.hpp"

@@ -45,7 +45,7 @@ struct algorithm_entry {
   word_bits_rule word_bits = {};
   // The machine's cuda backend runs it (tests/gpu/test_backends.cpp compares it with simulate).
   bool cuda_backend = true;
-  // The fused GPU kernels computing the same result, by the GPU tool's names (state passing:
+  // The fused GPU kernels computing the same result, by `mmvram kernels`' names (state passing:
   // its state-propagation methods); empty when it has none.
   std::vector<std::string> fused_kernels = {};
   // The iterated-addition block the algorithm needs on n elements (the machine's

@@ -1,7 +1,7 @@
-// Host API of mmvram's CUDA kernels (gpu/). All pointers are device pointers; sizes are 64-bit.
+// Host API of mmvram's CUDA kernels (gpu/kernels/). All pointers are device pointers; sizes are 64-bit.
 // Temporary storage follows CUB's convention: call with temp == nullptr to get temp_bytes, then
 // call again with a buffer of that size. Every call is asynchronous on `stream` and throws
-// mmv::gpu::cuda_error when a CUDA call or a launch fails. Calls that may run at the same time
+// mmv::gpu::cuda_error (mmvram/gpu/runtime/error.hpp) when a CUDA call or a launch fails. Calls that may run at the same time
 // need their own temporary storage (it holds the tile chain and the tile counter), and the
 // outputs are complete only once `stream` has finished the call (docs/gpu_testing.md). Flags are uint8 0/1; position 0
 // always starts a segment whatever flags[0] holds.
@@ -15,18 +15,16 @@
 namespace mmv::gpu {
 
 // Where the work runs. These kernels follow the MMV-RAM algorithms (MatMulScan's tile scans,
-// SSCR's speculative scan + REVERT, SCD's differentiation), but their in-tile scans run on the
-// CUDA cores: running sums in each lane and shuffles, no MMA (0 HMMA/IMMA in their SASS). The
-// same kernels with those scans on the tensor cores (mmvram/gpu/ablation.hpp, mma.sync m16n8k16)
-// measured slower on the H100 at n = 2^28 (speed relative to these, one run: V1 SSCR 0.95-0.99,
-// SCD 0.65-0.99, MatMulScan 0.95-0.98; V2 SSCR 0.70-0.99, SCD 0.52-0.98; V3, the paper's
-// two-level speculative scan + REVERT per warp, SSCR 0.63-0.99, SCD 0.52-0.96, MatMulScan
-// 0.86-0.89), since the exact operand splits and fragment moves cost more instructions than the
-// products save; there the tensor cores issue only 1.6-6.9% of the executed instructions (ncu;
-// docs/gpu_matrix_unit.md).
+// SSCR's speculative scan + REVERT, SCD's differentiation), but none of their work runs on the
+// tensor cores: their in-tile scans run on the CUDA cores, running sums in each lane and
+// shuffles, no MMA (0 HMMA/IMMA instructions in their SASS). The same kernels with those scans
+// on the tensor cores are mmvram/gpu/ablation.hpp (mma.sync m16n8k16); how fast each variant
+// runs against these, and why, is measured in docs/gpu_matrix_unit.md (the ablation), and the
+// tensor cores' share of each variant's instructions is in the SASS and ncu tables of
+// docs/kernels.md ("What runs on the tensor cores") and docs/gpu_matrix_unit.md.
 //
 // Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
-// path: unaligned ones cost up to 2.4x the time (H100, n = 2^28; docs/gpu_matrix_unit.md).
+// path; what unaligned ones cost is measured in docs/gpu_matrix_unit.md ("Unaligned pointers").
 // float: inf and NaN inputs give each result the class a sequential fp32 sum gives (where only
 // a partial sum overflows, the class depends on the summation order); subnormals are summed
 // like any value.

@@ -1,5 +1,5 @@
-// Fitting a device profile's time model (time_model.hpp) on single-instruction timings, the
-// work of `mmvram calibrate`.
+// Fitting a device profile's time model (mmvram/prediction/time_model.hpp) on single-instruction
+// timings, the work of `mmvram calibrate`.
 #pragma once
 #include "mmvram/prediction/time_model.hpp"
 

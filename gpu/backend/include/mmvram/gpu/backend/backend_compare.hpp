@@ -1,6 +1,6 @@
 // One algorithm, two executors: a registered algorithm run on the simulate and the cuda backends
 // on the same input, outputs and ledgers compared. Used by the backend tests and by
-// `mmvram-gpu stress` (its cuda-backend thread).
+// `mmvram kernels stress` (its cuda-backend thread).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -24,8 +24,8 @@ struct tile_policy {
   }
 };
 
-// Chosen by measurement at n = 2^28 (gpu/NOTES.md §2: p1, p3s1, p6s1, p3s2, p4s2 against p4s1):
-// 4 passes, one stage; the unsegmented scan fits 3 blocks per SM, the segmented kernels (more
+// Chosen by measurement at n = 2^28 against other pass and stage counts (1, 3 or 6 passes, two
+// stages: docs/gpu_matrix_unit.md#what-could-close-the-gaps): 4 passes, one stage; the unsegmented scan fits 3 blocks per SM, the segmented kernels (more
 // registers) 2.
 using scan_policy = tile_policy<4, 1, 3>;
 using segmented_policy = tile_policy<4, 1, 2>;
