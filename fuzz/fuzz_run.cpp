@@ -5,6 +5,8 @@
 #include "fuzz_file.hpp"
 #include "runner.hpp"
 
+#include "mmvram/harness/registry.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -21,7 +23,7 @@ std::vector<std::string> options_of(const std::string& text, const std::string& 
 // Small enough to run in milliseconds, and writing no file.
 bool small(const mmv::tool::run_options& o) {
   const auto& in = o.input;
-  const bool matrix = o.algorithm == "matrix-product";
+  const bool matrix = mmv::find_algorithm(o.algorithm).shape == mmv::input_shape::matrix_pair;
   return o.dag_file.empty() && o.output_file.empty() && in.n <= (matrix ? 12 : in.bigbird.empty() ? 4096 : 256) &&
          o.s <= 256;
 }
@@ -36,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto o = mmv::tool::parse_run(options_of(std::string(reinterpret_cast<const char*>(data), split), file));
     if (!small(o)) return 0;
     const auto r = mmv::tool::run_once(o);
-    if (!r.outcome.verified && o.algorithm != "decayed-scan-unstable") __builtin_trap();
+    if (!r.outcome.verified && !mmv::find_algorithm(o.algorithm).breaks_down) __builtin_trap();
   } catch (const mmv::tool::usage_error&) {
   } catch (const mmv::model_error&) {
   } catch (const mmv::width_error&) {

@@ -3,6 +3,8 @@
 
 #include "mmvram/harness/registry.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -16,10 +18,16 @@ std::string modes_of(const algorithm_entry& e) {
   return e.integer_ok ? "integer" : "float";
 }
 
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return q + "\"";
+using ordered_json = nlohmann::ordered_json;
+
+// One object on one line, `{"key": value, ...}`: nlohmann writes every key and value; the
+// layout (one entry a line, a space after each colon and comma) is the list's own.
+std::string one_line(const ordered_json& o) {
+  std::string line = "{";
+  for (auto it = o.begin(); it != o.end(); ++it)
+    line += (it == o.begin() ? "" : ", ") + ordered_json(it.key()).dump() + ": " +
+            it.value().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  return line + "}";
 }
 
 }  // namespace
@@ -30,10 +38,15 @@ int print_list(const list_options& o) {
     std::cout << "[";
     for (std::size_t i = 0; i < table.size(); ++i) {
       const auto& e = table[i];
-      std::cout << (i ? ",\n " : "\n ") << "{\"name\": " << quoted(e.name) << ", \"title\": " << quoted(e.title)
-                << ", \"units\": " << quoted(e.units) << ", \"step_bound\": " << quoted(e.step_bound)
-                << ", \"work_bound\": " << quoted(e.work_bound) << ", \"min_word_bits\": " << quoted(e.min_word_bits)
-                << ", \"input\": " << quoted(to_string(e.shape)) << ", \"modes\": " << quoted(modes_of(e)) << "}";
+      const ordered_json entry = {{"name", e.name},
+                                  {"title", e.title},
+                                  {"units", e.units},
+                                  {"step_bound", e.step_bound},
+                                  {"work_bound", e.work_bound},
+                                  {"min_word_bits", e.min_word_bits},
+                                  {"input", to_string(e.shape)},
+                                  {"modes", modes_of(e)}};
+      std::cout << (i ? ",\n " : "\n ") << one_line(entry);
     }
     std::cout << "\n]\n";
     return 0;

@@ -52,4 +52,16 @@ width_error::width_error(std::string instr, std::int64_t idx, std::string val, i
       value(std::move(val)),
       word_bits(bits) {}
 
+std::string detail::to_string(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  std::string digits;
+  while (v != 0) {
+    const int d = static_cast<int>(v % 10);
+    digits.insert(digits.begin(), static_cast<char>('0' + (d < 0 ? -d : d)));
+    v /= 10;
+  }
+  return negative ? "-" + digits : digits;
+}
+
 }  // namespace mmv

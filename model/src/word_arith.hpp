@@ -14,19 +14,6 @@ using vcu::wide;
 inline word word_min(int bits) { return static_cast<word>(vcu::word_lo(bits)); }
 inline word word_max(int bits) { return static_cast<word>(vcu::word_hi(bits)); }
 
-// v in decimal (width errors name the value that did not fit).
-inline std::string to_string(wide v) {
-  if (v == 0) return "0";
-  const bool negative = v < 0;
-  std::string digits;
-  while (v != 0) {
-    const int d = static_cast<int>(v % 10);
-    digits.insert(digits.begin(), static_cast<char>('0' + (d < 0 ? -d : d)));
-    v /= 10;
-  }
-  return negative ? "-" + digits : digits;
-}
-
 // Rounds every element to float32 in float32 mode (exact for +, -, * of float32 inputs,
 // since double holds more than twice float32's significand).
 inline void round_to_format(array<real>& a, number_format f) {

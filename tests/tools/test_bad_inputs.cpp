@@ -249,11 +249,13 @@ TEST_CASE("every op of a --trace is an instruction of mmvram instructions") {
   REQUIRE(list.code == 0);
   const auto trace = run_capped({"run", "sscr", "--n", "64", "--trace", "--format", "json"});
   REQUIRE(trace.code == 0);
-  std::set<std::string> ops;
-  for (std::size_t at = 0; (at = trace.out.find("\"op\": \"", at)) != std::string::npos;) {
-    at += 7;
-    ops.insert(trace.out.substr(at, trace.out.find('"', at) - at));
-  }
+  std::set<std::string> ops;  // every "op" of the report, at any depth
+  const auto collect = [&ops](const nlohmann::json& j, const auto& self) -> void {
+    if (j.is_object() && j.contains("op") && j["op"].is_string()) ops.insert(j["op"].get<std::string>());
+    if (j.is_structured())
+      for (const auto& v : j) self(v, self);
+  };
+  collect(nlohmann::json::parse(trace.out), collect);
   std::set<std::string> names;  // the first word of every line of the table
   for (std::size_t at = 0; at < list.out.size();) {
     const auto end = list.out.find('\n', at);

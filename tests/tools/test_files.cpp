@@ -28,13 +28,9 @@ std::string bytes_of(const std::vector<V>& values) {
 // The preview list of the JSON report, as numbers.
 std::vector<double> preview_of(const std::string& json) {
   std::vector<double> v;
-  const auto at = json.find("\"output_preview\": [");
-  const auto end = json.find(']', at);
-  std::string list = json.substr(at + 19, end - at - 19);
-  for (char& c : list)
-    if (c == '"' || c == ',') c = ' ';
-  std::istringstream in(list);
-  for (double d; in >> d;) v.push_back(d);
+  const auto doc = nlohmann::json::parse(json, nullptr, false);
+  if (!doc.is_object() || !doc.contains("output_preview")) return v;
+  for (const auto& d : doc["output_preview"]) v.push_back(d.is_string() ? std::stod(d.get<std::string>()) : d.get<double>());
   return v;
 }
 

@@ -6,6 +6,8 @@
 #include "test_seed.hpp"
 #include "tool_process.hpp"
 
+#include "mmvram/harness/registry.hpp"
+
 #include <random>
 
 using mmv::test::json_field;
@@ -20,7 +22,8 @@ TEST_CASE("the report's min_word_bits runs, the search agrees, and B - 1 overflo
       "min-index-segmented-scan", "spmv", "elementwise-product", "matrix-product", "iterated-addition-scan"};
   for (int k = 0; k < 12; ++k) {
     const auto& algo = algorithms[std::uniform_int_distribution<std::size_t>(0, algorithms.size() - 1)(g)];
-    const int most = algo == "matrix-product" ? 5 : std::bernoulli_distribution(0.3)(g) ? 4 : 2000;
+    const bool matrix = mmv::find_algorithm(algo).shape == mmv::input_shape::matrix_pair;
+    const int most = matrix ? 5 : std::bernoulli_distribution(0.3)(g) ? 4 : 2000;
     const auto n = std::to_string(std::uniform_int_distribution<int>(1, most)(g));
     const auto s = std::to_string(std::vector<int>{2, 3, 7, 16}[std::uniform_int_distribution<int>(0, 3)(g)]);
     const auto m = std::to_string(std::vector<int>{0, 1, 9, 100000}[std::uniform_int_distribution<int>(0, 3)(g)]);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace mmv::test {
 
 struct tool_result {
@@ -98,16 +100,13 @@ inline tool_result run_tool(const std::vector<std::string>& args, const std::str
   return r;
 }
 
-// The value of a top-level "key": value in the tool's JSON (numbers, booleans, strings).
+// The value of a top-level "key": value in the tool's JSON: a string's text, any other value as
+// JSON writes it ("12", "true", "null"); "<missing>" without the key or valid JSON.
 inline std::string json_field(const std::string& json, const std::string& key) {
-  const std::string needle = "\n  \"" + key + "\": ";
-  const auto at = json.find(needle);
-  if (at == std::string::npos) return "<missing>";
-  const auto start = at + needle.size();
-  const auto end = json.find_first_of(",\n", start);
-  std::string v = json.substr(start, end - start);
-  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
-  return v;
+  const auto doc = nlohmann::json::parse(json, nullptr, false);
+  if (!doc.is_object() || !doc.contains(key)) return "<missing>";
+  const auto& v = doc[key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
 }  // namespace mmv::test

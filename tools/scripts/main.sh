@@ -3,7 +3,8 @@
 # regenerate every table and plot into experiments/out/. When a GPU is present it also runs
 # mmvram kernels check, bench and state-passing, the prediction experiment and (with PyTorch)
 # the minimum viable experiment (MVE) of inter-chunk state passing against its PyTorch rivals,
-# and stores their JSON under experiments/results/.
+# and stores their JSON under experiments/results/ (of the check, only the summary: its
+# per-case log stays in experiments/out/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/setup.sh
@@ -18,10 +19,17 @@ bin="build/$preset"
 MMVRAM="$bin/tools/mmvram" bash experiments/run_all.sh
 
 if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
-  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr ' ' '_')
-  "$bin/tools/mmvram" kernels check --json "experiments/results/gpu_check_${gpu}.json"
+  # The short GPU name of the stored files (H100, as results_tables.py --summarize-check names them).
+  name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+  gpu=$(grep -oE 'H100|H200|A100|B200' <<<"$name" | head -n 1 || true)
+  [ -n "$gpu" ] || gpu=$(tr ' ' '_' <<<"$name")
+  # The per-case check log stays in experiments/out/; experiments/results/ keeps its summary.
+  mkdir -p experiments/out
+  "$bin/tools/mmvram" kernels check --json "experiments/out/gpu_check_${gpu}.json"
+  python3 tools/scripts/results_tables.py --summarize-check "experiments/out/gpu_check_${gpu}.json" \
+    "experiments/results/gpu_check_summary_${gpu}.json"
   "$bin/tools/mmvram" kernels bench --out "experiments/results/gpu_bench_${gpu}.json"
-  "$bin/tools/mmvram" kernels state-passing --out "experiments/results/gpu_state_passing_${gpu}.json"
+  "$bin/tools/mmvram" kernels state-passing --out "experiments/results/state_passing_bench_${gpu}.json"
   # The prediction experiment: calibrate on single instructions, then the algorithms on the
   # cuda backend beside the profile's predictions (experiments/results/{profile,prediction}_*).
   MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all

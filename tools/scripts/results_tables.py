@@ -216,11 +216,17 @@ def t_ncu_mix(_):
                    "issued per scheduler-cycle", "DRAM throughput (%)", "time (ms)"], body))
 
 
-SASS_KERNEL = re.compile(r"device\d+(matmul_scan|sscr|scd)_kernelI([fj])LNS0_4warp4unitE(\d)")
-SASS_UNIT = {1: "V0", 0: "V1", 2: "V2", 3: "V3"}  # warp::unit {tensor_cores, cuda_cores, rows, warp}
+# The kernels' mangled names: device::<kernel>_kernel<T, Unit, tile_policy> with Unit an agent's
+# unit policy (agent/unit_policy.cuh), and device::state_passing_kernel<Scan, bf16, T, Acc>.
+SASS_KERNEL = re.compile(r"device\d+(matmul_scan|sscr|scd)_kernelI([fj])NS0_5agent"
+                         r"(9warp_unit|8row_unit|9lane_unitILNS0_4warp4unitE\dEE)")
+# warp::unit {tensor_cores, cuda_cores, rows, warp}: lane_unit<cuda_cores> is V0, lane_unit<tensor_cores> V1
+SASS_UNIT = {"9warp_unit": "V3", "8row_unit": "V2", "9lane_unitILNS0_4warp4unitE0EE": "V1",
+             "9lane_unitILNS0_4warp4unitE1EE": "V0"}
 SASS_NAME = {"matmul_scan": "matmul_scan", "sscr": "sscr_segmented_scan", "scd": "scd_segmented_sum"}
-SP_KERNEL = re.compile(r"state_passing_kernelILi(n?\d)ELb[01]E([tfd])fEE")
-SP_METHOD = {"0": "cuda_core", "1": "tensor_core", "2": "tensor_core_speculative"}
+SP_KERNEL = re.compile(r"state_passing_kernelINS0_5agent(11serial_scan|8mma_scanILb[01]EE)ELb[01]E([tfd])fEE")
+SP_METHOD = {"11serial_scan": "cuda_core", "8mma_scanILb0EE": "tensor_core",
+             "8mma_scanILb1EE": "tensor_core_speculative"}
 
 
 def t_sass_mix(_):
@@ -231,7 +237,7 @@ def t_sass_mix(_):
     for sym, c in doc.items():
         m = SASS_KERNEL.search(sym)
         if m:
-            key = (SASS_NAME[m[1]], SASS_UNIT[int(m[3])])
+            key = (SASS_NAME[m[1]], SASS_UNIT[m[3]])
             cells.setdefault(key, {})["fp32" if m[2] == "f" else "int32"] = c
             continue
         m = SP_KERNEL.search(sym)

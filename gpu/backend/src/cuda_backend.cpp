@@ -445,11 +445,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
     check(cudaMemsetAsync(err_, 0, sizeof e, stream_), "error slot");
     const std::string op = e.seq >= 0 && static_cast<std::size_t>(e.seq) < names_.size() ? names_[static_cast<std::size_t>(e.seq)] : "?";
     const __int128 value = (static_cast<__int128>(e.value_hi) << 64) | static_cast<unsigned long long>(e.value_lo);
-    if (e.kind == cuda_ops::width) {
-      std::string digits;
-      for (__int128 v = value < 0 ? -value : value; v != 0 || digits.empty(); v /= 10) digits.insert(digits.begin(), char('0' + int(v % 10)));
-      throw width_error(op, e.index, (value < 0 ? "-" : "") + digits, config_.word_bits);
-    }
+    if (e.kind == cuda_ops::width) throw width_error(op, e.index, mmv::detail::to_string(value), config_.word_bits);
     const char* what = e.kind == cuda_ops::index_range ? "index out of range" : e.kind == cuda_ops::not_a_flag ? "flag/mask not 0 or 1" : "bit index outside the word";
     throw model_error(op + ": " + what + " (value " + std::to_string(static_cast<long long>(value)) + " at position " +
                       std::to_string(e.index) + ", found on the device)");

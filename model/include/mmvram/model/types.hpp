@@ -70,4 +70,9 @@ struct width_error : std::overflow_error {
   int word_bits;
 };
 
+namespace detail {
+// v in decimal (width errors name the value that did not fit, every backend alike).
+std::string to_string(__int128 v);
+}  // namespace detail
+
 }  // namespace mmv

@@ -37,7 +37,7 @@ struct matmul_scan_agent {
   const int warp, lane;
   const value_frags<T> frags;
   const total_frags<T> totals;
-  const tile::scan_tile_state<T> chain;
+  const tile::scan_chain_state<T> chain;
   tile::tile_stages<T, false, P> src;
 
   // desc: one zeroed word per tile, counter zeroed; aligned: in and out 16-byte aligned;

@@ -46,7 +46,7 @@ struct scd_agent {
   std::int64_t *offsets, *num_segments;
   const int warp, lane;
   const block_frags<T> frags;
-  const tile::scan_count_tile_state<T> chains;
+  const tile::scan_count_chain_state<T> chains;
   tile::tile_stages<T, true, P> src;
 
   // desc: two zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned;

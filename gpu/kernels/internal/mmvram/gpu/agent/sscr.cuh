@@ -39,7 +39,7 @@ struct sscr_agent {
   T* out;
   const int warp, lane;
   const block_frags<T> frags;
-  const tile::scan_tile_state<T> chain;
+  const tile::scan_chain_state<T> chain;
   tile::tile_stages<T, true, P> src;
 
   // desc: one zeroed word per tile, counter zeroed; aligned: x, flags and out 16-byte aligned;

@@ -1,6 +1,6 @@
 // Tile layer: single-pass decoupled look-back across tiles (Merrill & Garland), the one protocol
-// every tiled kernel uses (mmvram's and the CUDA-core baselines): the agents at the end
-// (scan_tile_state, scan_count_tile_state) publish, look back and stop. Each tile owns one
+// every tiled kernel uses (mmvram's and the CUDA-core baselines): the chain states at the end
+// (scan_chain_state, scan_count_chain_state) publish, look back and stop. Each tile owns one
 // 64-bit descriptor word per chain holding a 2-bit status beside its value, so publishing is
 // one relaxed store and no fence is needed. A segmented chain is the same chain: a tile holding
 // a segment start publishes its value as a prefix at once, and look-backs stop there.
@@ -148,9 +148,9 @@ __device__ void look_back(const ulonglong2* desc, std::int64_t t, T& value, std:
   count = cc.sum;
 }
 
-// The agent of a tile chain (one value word per tile in desc, zeroed before the launch).
+// The chain state of one chain (one value word per tile in desc, zeroed before the launch).
 template <class T>
-struct scan_tile_state {
+struct scan_chain_state {
   std::uint64_t* desc;
 
   // Warp 0 of tile t, all lanes: publishes the tile's total (segmented: its span since its last
@@ -168,10 +168,10 @@ struct scan_tile_state {
   }
 };
 
-// The agent of two chains per tile (desc: a value word and a count word per tile, zeroed): the
-// values as scan_tile_state, beside a plain count (of segment starts) that always looks back.
+// The chain state of two chains (desc: a value word and a count word per tile, zeroed): the
+// values as scan_chain_state, beside a plain count (of segment starts) that always looks back.
 template <class T>
-struct scan_count_tile_state {
+struct scan_count_chain_state {
   ulonglong2* desc;
 
   // Warp 0 of tile t, all lanes: ex and cex = the exclusive prefixes of both chains.

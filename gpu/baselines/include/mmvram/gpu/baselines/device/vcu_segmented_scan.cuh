@@ -1,7 +1,7 @@
 // Device level: single-pass segmented inclusive scan on CUDA cores. Each block takes the next
 // tile (dynamic tile id), scans it in registers (thread), WarpScan (warp, tile), then gets the
-// carry from its predecessors by decoupled look-back, through the same agent as mmvram's fused
-// kernels (mmvram/gpu/tile/lookback.cuh). About 9 bytes of traffic per item.
+// carry from its predecessors by decoupled look-back, through the same chain state as mmvram's
+// fused kernels (mmvram/gpu/tile/lookback.cuh). About 9 bytes of traffic per item.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -25,7 +25,7 @@ constexpr int vcu_tile_items = vcu_warps * 32 * vcu_items;  // 4096
 template <class WarpScan, class T>
 __global__ void __launch_bounds__(vcu_warps * 32)
     vcu_segmented_scan_kernel(const T* x, const std::uint8_t* flags, T* out, long long n,
-                              unsigned long long* tile_counter, tile::scan_tile_state<T> chain, bool aligned) {
+                              unsigned long long* tile_counter, tile::scan_chain_state<T> chain, bool aligned) {
   using io = warp_io<vcu_items>;
   __shared__ T io_buffer[vcu_warps][io::smem_words];
   __shared__ tile_scan_storage<T, vcu_warps> scan_storage;
@@ -72,7 +72,7 @@ void vcu_segmented_scan(const T* x, const std::uint8_t* flags, T* out, std::int6
   if (n <= 0) return;
   check(cudaMemsetAsync(temp, 0, need, stream));
   auto* counter = static_cast<unsigned long long*>(temp);
-  const tile::scan_tile_state<T> chain{reinterpret_cast<std::uint64_t*>(static_cast<char*>(temp) + 256)};
+  const tile::scan_chain_state<T> chain{reinterpret_cast<std::uint64_t*>(static_cast<char*>(temp) + 256)};
   const bool aligned = ((reinterpret_cast<std::uintptr_t>(x) | reinterpret_cast<std::uintptr_t>(out) |
                          reinterpret_cast<std::uintptr_t>(flags)) % 16) == 0;
   vcu_segmented_scan_kernel<WarpScan, T>
