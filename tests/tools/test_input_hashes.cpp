@@ -6,8 +6,8 @@
 #include "catch.hpp"
 
 #include "inputs.hpp"
-#include "kernel_inputs.hpp"
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/registry.hpp"
 
 #include <cstdint>
@@ -19,7 +19,7 @@
 
 namespace {
 
-namespace kh = mmv::gpu::harness;
+namespace kh = mmv::inputs;
 
 struct fnv {
   std::uint64_t h = 0xcbf29ce484222325ull;
