@@ -21,6 +21,13 @@ namespace {
 
 using inputs::stream;
 
+// The segment starts of a random input of n positions: --dist's distribution keyed by the seed
+// (the kernels' flags for that seed; no stream draws), else Bernoulli(--density) draws from the
+// stream (the geometric distribution of mean 1 / density).
+std::vector<word> segment_starts(stream& d, std::int64_t n, const input_options& o) {
+  return o.dist ? inputs::distribution_flags(*o.dist, n, o.seed) : inputs::bounded_flags(d, n, o.density);
+}
+
 // The most values of u a state-passing run takes: n H N V <= 2^24 (its cells are s times more).
 constexpr std::int64_t max_lane_values = std::int64_t{1} << 24;
 
@@ -50,19 +57,19 @@ algorithm_input random_lanes(stream& d, const input_options& o, number_format fo
     for (int k = 0; k < 12; ++k) v += d.unit();
     u = round_to(o.signed_values ? v : std::fabs(v));
   }
-  in.flags = inputs::bounded_flags(d, o.n, o.density);
+  in.flags = segment_starts(d, o.n, o);
   in.log_decays.resize(static_cast<std::size_t>(o.n * sh.decay_rows()));
   for (auto& l : in.log_decays) l = d.unit() < 0.125 ? 0.0 : round_to(-d.unit());
   return in;
 }
 
-// A random CSR matrix with n nonzeros: each nonzero starts a new row with probability
-// `density` (the first always does), the matrix is square, columns are uniform.
-csr_matrix random_matrix(stream& d, std::int64_t n, double density, const std::vector<real>& values) {
-  const auto f = inputs::bounded_flags(d, n, density);
+// A random CSR matrix with n nonzeros: each nonzero starts a new row where segment_starts()
+// sets a flag (the first always does), the matrix is square, columns are uniform.
+csr_matrix random_matrix(stream& d, std::int64_t n, const input_options& o, const std::vector<real>& values) {
+  const auto f = segment_starts(d, n, o);
   csr_matrix a;
   for (std::int64_t i = 0; i < n; ++i)
-    if (f[i]) a.row_ptr.push_back(i);
+    if (f[i] || i == 0) a.row_ptr.push_back(i);  // the first row starts at 0 (no_flags, first_flag_0)
   a.row_ptr.push_back(n);
   a.rows = static_cast<std::int64_t>(a.row_ptr.size()) - 1;
   a.cols = a.rows;
@@ -138,7 +145,7 @@ void require_no_ignored_options(const algorithm_entry& e, const input_options& o
   const bool random_vector = sh.matrix && !o.matrix_file.empty() && o.vector_file.empty();
   for (const auto& option : o.random_options) {
     const bool draws = option == "--seed" || option == "--max-value" || option == "--signed";
-    const bool density = option == "--density" || option == "--mean-length";
+    const bool density = option == "--density" || option == "--mean-length" || option == "--dist";
     if (o.from_files() && !(draws && random_vector))
       throw usage_error(option + " shapes random inputs; it does not apply to input files" +
                         (draws && sh.matrix ? " (it draws spmv's vector without --vector)" : ""));
@@ -290,7 +297,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
         for (auto w : inputs::bounded_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
       else
         values = inputs::bounded_reals(d, n, o.signed_values, format == number_format::float32);
-      in.matrix = random_matrix(d, n, o.density, values);
+      in.matrix = random_matrix(d, n, o, values);
     } else {
       // --bigbird makes its own values: the n values of a random matrix are skipped, not drawn
       // (one draw each), so the vector below is the one drawn before, and nothing of size n is
@@ -307,7 +314,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   if (sh.lanes) return random_lanes(d, o, format);
   if (integer) in.words = inputs::bounded_words(d, side, m, o.signed_values);
   else in.reals = inputs::bounded_reals(d, side, o.signed_values, format == number_format::float32);
-  if (sh.flags) in.flags = inputs::bounded_flags(d, n, o.density);
+  if (sh.flags) in.flags = segment_starts(d, n, o);
   if (sh.decays) {
     in.decays.resize(static_cast<std::size_t>(n));
     for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();

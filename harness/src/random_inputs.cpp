@@ -148,6 +148,12 @@ void fill_flags(const distribution& d, std::uint8_t* f, std::int64_t n, std::uin
   if (n > 0) f[0] = (d.k == K::no_flags || d.k == K::first_flag_0) ? 0 : 1;
 }
 
+std::vector<word> distribution_flags(const distribution& d, std::int64_t n, std::uint64_t seed) {
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
+  fill_flags(d, bytes.data(), n, seed);
+  return std::vector<word>(bytes.begin(), bytes.end());
+}
+
 std::int64_t count_segments(const std::uint8_t* flags, std::int64_t n) {
   if (n <= 0) return 0;
   std::atomic_int64_t total{0};

@@ -86,6 +86,9 @@ void fill_values(dtype t, void* host, std::int64_t n, std::uint64_t seed);
 // 0/1 flags of distribution d. Every distribution but no_flags and first_flag_0 sets flags[0].
 // Pareto lengths: alpha = 1.5, x_min = mean / 3, rounded up (mean slightly above `mean`).
 void fill_flags(const distribution& d, std::uint8_t* host, std::int64_t n, std::uint64_t seed);
+// n flags (int64 words) of distribution d keyed by seed: fill_flags(d, ., n, seed) widened, so
+// a simulator run with --dist gets the flags the kernels' check draws for that case seed.
+std::vector<word> distribution_flags(const distribution& d, std::int64_t n, std::uint64_t seed);
 // Number of segments (position 0 always starts one).
 std::int64_t count_segments(const std::uint8_t* flags, std::int64_t n);
 
