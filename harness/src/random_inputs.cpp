@@ -148,6 +148,29 @@ void fill_flags(const distribution& d, std::uint8_t* f, std::int64_t n, std::uin
   if (n > 0) f[0] = (d.k == K::no_flags || d.k == K::first_flag_0) ? 0 : 1;
 }
 
+std::vector<value_family> value_families() {
+  std::vector<value_family> f;
+  for (int k : {0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30})
+    f.push_back({"spread:1e" + std::to_string(k), k, 0});
+  for (int every : {64, 512}) f.push_back({"huge_1e30:1/" + std::to_string(every), 0, every});
+  return f;
+}
+
+void fill_family(const value_family& f, float* x, std::int64_t n, std::uint64_t seed) {
+  const std::uint64_t key = mix64(seed ^ 0x6163637572ull);
+  parallel_for(n, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      const std::uint64_t h = mix64(key + static_cast<std::uint64_t>(i));
+      const double u = static_cast<double>(h >> 11) * 0x1p-53;
+      const double sign = (h & 1) ? -1.0 : 1.0;
+      double v = std::pow(10.0, f.decades * u);
+      if (f.huge_every > 0)
+        v = (mix64(h) % static_cast<std::uint64_t>(f.huge_every)) == 0 ? 1e30 * (1.0 + u) : 0.5 + 0.5 * u;
+      x[i] = static_cast<float>(sign * v);
+    }
+  });
+}
+
 std::vector<word> distribution_flags(const distribution& d, std::int64_t n, std::uint64_t seed) {
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
   fill_flags(d, bytes.data(), n, seed);

@@ -1,7 +1,8 @@
 // The random inputs are a function of the seed: hashes of what both generators draw (the
-// kernels' counter-based values and 0/1 byte flags per distribution, and `mmvram run`'s
-// SplitMix64 stream through make_input) for several seeds, distributions, types and sizes,
-// recorded from the code as it was before the generators moved into one library. A stored
+// kernels' counter-based values and 0/1 byte flags per distribution, the accuracy command's
+// value families, and `mmvram run`'s SplitMix64 stream through make_input) for several seeds,
+// distributions, types and sizes, recorded from the code as it was before the generators moved
+// into one library. A stored
 // seed must keep reproducing the same input; a changed hash here is a changed input.
 #include "catch.hpp"
 
@@ -179,6 +180,24 @@ const std::map<std::string, std::uint64_t> kRecorded = {
     {"run iterated-addition-segmented-scan float32", 0x1995f57cf71686d1ull},
     {"run iterated-addition-segmented-scan float64", 0x7340e05d02c9e889ull},
     {"run spmv bigbird", 0xf284e57c8ed01a76ull},
+    // The accuracy command's value families, recorded from tools/kernels/accuracy.cpp's
+    // fill_family before it moved into the harness.
+    {"family spread:1e0", 0xd5518d7431b11dd1ull},
+    {"family spread:1e1", 0x56962f8199bdec97ull},
+    {"family spread:1e2", 0xd22b1f2a64842c05ull},
+    {"family spread:1e3", 0x2b94e35f35226ecbull},
+    {"family spread:1e4", 0xe96ad21522900cbbull},
+    {"family spread:1e5", 0x6a60c39a0a42cd2aull},
+    {"family spread:1e6", 0x209de9acfff1de68ull},
+    {"family spread:1e8", 0x8348618990119598ull},
+    {"family spread:1e10", 0x526a2eb170d0c6d2ull},
+    {"family spread:1e12", 0x272b8dd7ad84fb83ull},
+    {"family spread:1e15", 0xfa815d59fc6b72eeull},
+    {"family spread:1e20", 0x804b92a8688c494aull},
+    {"family spread:1e25", 0x350b1101f1b0b5b8ull},
+    {"family spread:1e30", 0x07f490afd860be89ull},
+    {"family huge_1e30:1/64", 0x37c25404d6596610ull},
+    {"family huge_1e30:1/512", 0x686a29b290a66ecdull},
 };
 
 void check_hash(const std::string& key, std::uint64_t got) {
@@ -199,6 +218,19 @@ TEST_CASE("the kernels' generator draws the recorded inputs for each seed", "[in
   }
   check_hash("values f32", kernel_values_hash(kh::dtype::f32));
   check_hash("values i32", kernel_values_hash(kh::dtype::i32));
+}
+
+TEST_CASE("the value families draw the recorded inputs for each seed", "[inputs][hashes]") {
+  for (const auto& f : kh::value_families()) {
+    fnv h;
+    for (auto seed : kSeeds)
+      for (auto n : kSizes) {
+        std::vector<float> x(static_cast<std::size_t>(n));
+        kh::fill_family(f, x.data(), n, seed);
+        h.vec(x);
+      }
+    check_hash("family " + f.name, h.h);
+  }
 }
 
 TEST_CASE("mmvram run's generator draws the recorded inputs for each seed", "[inputs][hashes]") {

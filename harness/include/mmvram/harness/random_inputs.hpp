@@ -4,7 +4,8 @@
 // segment-length distributions, and two value rules:
 //  - bounded: the simulator's B-bit integers in [0, M] or [-M, M] and reals in [0, 1) or [-1, 1),
 //    drawn in order from one `stream` (stream k-th draw = mix64(seed + k golden));
-//  - nonzero: the kernels' non-zero full-range int32 and f32 in [-0.5, 1), keyed per index.
+//  - nonzero: the kernels' non-zero full-range int32 and f32 in [-0.5, 1), keyed per index;
+//    and hostile f32 value families (magnitude spreads, rare 1e30 items) for accuracy runs.
 // Flags come as 0/1 bytes (the kernels') or as int64 words (the simulator's). A stored seed
 // reproduces the same arrays (tests/tools/test_input_hashes.cpp holds their hashes).
 #pragma once
@@ -89,6 +90,18 @@ void fill_flags(const distribution& d, std::uint8_t* host, std::int64_t n, std::
 // n flags (int64 words) of distribution d keyed by seed: fill_flags(d, ., n, seed) widened, so
 // a simulator run with --dist gets the flags the kernels' check draws for that case seed.
 std::vector<word> distribution_flags(const distribution& d, std::int64_t n, std::uint64_t seed);
+// Hostile f32 values (`mmvram kernels accuracy`): a family has |x| = 10^(decades * u) (u uniform
+// in [0, 1)), or, when huge_every > 0, |x| uniform in [0.5, 1) with one item in huge_every (on
+// average) of 1e30 (1 + u); signs random. Keyed per index like fill_values.
+struct value_family {
+  std::string name;
+  int decades = 0, huge_every = 0;
+};
+// spread:1e0 .. spread:1e30 (14 spreads), huge_1e30:1/64, huge_1e30:1/512.
+std::vector<value_family> value_families();
+// Fills x (n values) of family f, reproducibly from seed.
+void fill_family(const value_family& f, float* x, std::int64_t n, std::uint64_t seed);
+
 // Number of segments (position 0 always starts one).
 std::int64_t count_segments(const std::uint8_t* flags, std::int64_t n);
 
