@@ -27,6 +27,7 @@ TEST_CASE("f32_bound: 1e-6 up to 4096 items, then growing as sqrt(len / 4096)", 
   CHECK(close(mmv::f32_bound(100 * 4096), 1e-5));
   CHECK(mmv::kRevertCoefficient == 0x1.1p-16);
   CHECK(mmv::kBitsLostBins == 26);
+  CHECK(mmv::kStatePassingTolerance == 2e-6);
 }
 
 TEST_CASE("bits_lost: 24 + log2 of the relative error, at least 0", "[tolerance]") {
