@@ -236,7 +236,7 @@ void check_single(verdict& v, std::int64_t index, const char* name, std::int64_t
   if (rel <= bound) return;
   ++v.single_bad;
   record_bad(v, index, [&] {
-    return name + ("[" + std::to_string(at) + "] = ") + fmt(got) + ", expected x = " + fmt(x) + " (one item: exact in every order): relative error " +
+    return std::string(name) + "[" + std::to_string(at) + "] = " + fmt(got) + ", expected x = " + fmt(x) + " (one item: exact in every order): relative error " +
            fmt(rel) + " > bound " + fmt(bound);
   });
 }

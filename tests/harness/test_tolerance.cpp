@@ -85,6 +85,7 @@ TEST_CASE("verify_segmented_scan, f32: a start within f32_bound(1) of x, a segme
   v = kr::verify_segmented_scan(dtype::f32, x.data(), f.data(), out.data(), 4);
   CHECK_FALSE(v.pass);
   CHECK(v.single_bad == 1);
+  CHECK(v.detail.rfind("out[0] = 1.00000203, expected x = 1 (one item: exact in every order): relative error ", 0) == 0);
 }
 
 TEST_CASE("verify_segmented_scan, f32: V3's REVERT allowance kRevertCoefficient * H", "[tolerance][kernel_reference]") {
