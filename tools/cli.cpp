@@ -243,6 +243,13 @@ run_options parse_run(const std::vector<std::string>& args) {
          in.density = density_of_mean_length(v), density_given = true;
          in.random_options.push_back("--mean-length");
        }},
+      {"--dist", [&](const std::string& v) {
+         in.dist = inputs::distribution::parse(v);
+         if (!in.dist)
+           throw usage_error("--dist: unknown distribution '" + v +
+                             "' (one_segment, no_flags, first_flag_0, all_length_1, geometric:M, pareto:M, fixed:L)");
+         in.random_options.push_back("--dist");
+       }},
       {"--seed", [&](const std::string& v) {
          in.seed = static_cast<std::uint64_t>(parse_count(v, "--seed"));
          in.random_options.push_back("--seed");
@@ -298,6 +305,7 @@ run_options parse_run(const std::vector<std::string>& args) {
                                       {&in.values2_file, "--values2"}})
     if (!file->empty() && in.values_file.empty()) throw usage_error(std::string(option) + " needs --values");
   if (!in.vector_file.empty() && in.matrix_file.empty()) throw usage_error("--vector needs --matrix");
+  if (in.dist && density_given) throw usage_error("--dist places the segment starts; give it without --density or --mean-length");
   if (repeat_given) require_timing_backend(o.backend);
   return o;
 }

@@ -1,6 +1,7 @@
 // Command-line parsing for `mmvram`: the options of each command, the number syntax
 // (1024, 2^10, ranges 2^10..2^24), and the usage error that maps to exit code 2.
 #pragma once
+#include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/model/types.hpp"
 
 #include <cstdint>
@@ -24,6 +25,9 @@ enum class report_format { table, json, csv };
 struct input_options {
   std::int64_t n = 1024;
   double density = 0.05;                // probability that a position starts a segment
+  // --dist: segment starts of a named distribution (random_inputs.hpp) instead of --density's
+  // Bernoulli draws from the run's stream.
+  std::optional<inputs::distribution> dist;
   std::uint64_t seed = 1;
   std::optional<std::int64_t> max_value;  // integer values drawn in [0, M] (or [-M, M])
   bool signed_values = false;
@@ -33,7 +37,7 @@ struct input_options {
   std::int64_t heads = 2, rows = 4, cols = 8;
   bool per_head = false;
   // The options of random inputs given on the command line (so that one the run would ignore
-  // is refused): "--n", "--density" or "--mean-length", "--seed", "--max-value", "--signed",
+  // is refused): "--n", "--density", "--mean-length" or "--dist", "--seed", "--max-value", "--signed",
   // "--heads", "--rows", "--cols", "--decay".
   std::vector<std::string> random_options;
   bool from_files() const { return !values_file.empty() || !matrix_file.empty(); }

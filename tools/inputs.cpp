@@ -1,10 +1,12 @@
 // Building the input of one run. Random inputs come from one SplitMix64 stream seeded by
-// --seed, mapped to values without the standard library's distributions, so a seed gives the
-// same input on every platform. File inputs are checked for length and 0/1 flags.
+// --seed (the one generator, mmvram/harness/random_inputs.hpp: its bounded rule), mapped to
+// values without the standard library's distributions, so a seed gives the same input on
+// every platform. File inputs are checked for length and 0/1 flags.
 #include "inputs.hpp"
 
 #include "memory.hpp"
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/sparse_inputs.hpp"
 
 #include <algorithm>
@@ -17,30 +19,14 @@ namespace mmv::tool {
 
 namespace {
 
-class draw {
- public:
-  explicit draw(std::uint64_t seed) : state_(seed) {}
-  // Uniform integer in [lo, hi].
-  // Uniform integer in [lo, hi], in unsigned arithmetic: hi - lo overflows int64 for
-  // [-2^62, 2^62] and wider ranges.
-  std::int64_t integer(std::int64_t lo, std::int64_t hi) {
-    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + (span == 0 ? next() : next() % span));
-  }
-  // Uniform real in [0, 1) with 53 random bits.
-  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
-  // Moves the stream past `k` draws without making them (SplitMix64's state is a counter).
-  void skip(std::uint64_t k) { state_ += k * 0x9e3779b97f4a7c15ULL; }
+using inputs::stream;
 
- private:
-  std::uint64_t next() {  // SplitMix64 (Steele, Lea, Flood 2014)
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t state_;
-};
+// The segment starts of a random input of n positions: --dist's distribution keyed by the seed
+// (the kernels' flags for that seed; no stream draws), else Bernoulli(--density) draws from the
+// stream (the geometric distribution of mean 1 / density).
+std::vector<word> segment_starts(stream& d, std::int64_t n, const input_options& o) {
+  return o.dist ? inputs::distribution_flags(*o.dist, n, o.seed) : inputs::bounded_flags(d, n, o.density);
+}
 
 // The most values of u a state-passing run takes: n H N V <= 2^24 (its cells are s times more).
 constexpr std::int64_t max_lane_values = std::int64_t{1} << 24;
@@ -50,32 +36,10 @@ constexpr std::int64_t max_matrix_side = 10321;
 
 std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
 
-std::vector<word> random_flags(draw& d, std::int64_t n, double density) {
-  std::vector<word> f(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) f[i] = i == 0 || d.unit() < density ? 1 : 0;
-  return f;
-}
-
-std::vector<word> random_words(draw& d, std::int64_t n, std::int64_t max_value, bool signed_values) {
-  std::vector<word> x(static_cast<std::size_t>(n));
-  for (auto& v : x) v = d.integer(signed_values ? -max_value : 0, max_value);
-  return x;
-}
-
-// Reals in [0, 1) (or [-1, 1) when signed), rounded to float32 on float32 machines.
-std::vector<real> random_reals(draw& d, std::int64_t n, bool signed_values, number_format format) {
-  std::vector<real> x(static_cast<std::size_t>(n));
-  for (auto& v : x) {
-    v = signed_values ? 2 * d.unit() - 1 : d.unit();
-    if (format == number_format::float32) v = static_cast<float>(v);
-  }
-  return x;
-}
-
 // State passing's random input: n chunks of H x N x V lanes; u about standard normal (a sum
 // of 12 uniforms minus 6; its absolute value without --signed), log-decays in (-1, 0] with one
 // in eight exactly 0, chunk starts at --density. Rounded to float32 on float32 machines.
-algorithm_input random_lanes(draw& d, const input_options& o, number_format format) {
+algorithm_input random_lanes(stream& d, const input_options& o, number_format format) {
   const state_shape sh{o.heads, o.rows, o.cols, o.per_head};
   if (static_cast<__int128>(o.n) * sh.lanes() > max_lane_values)
     throw usage_error("state-passing: --n " + std::to_string(o.n) + " chunks of " + std::to_string(sh.heads) + " x " +
@@ -93,19 +57,19 @@ algorithm_input random_lanes(draw& d, const input_options& o, number_format form
     for (int k = 0; k < 12; ++k) v += d.unit();
     u = round_to(o.signed_values ? v : std::fabs(v));
   }
-  in.flags = random_flags(d, o.n, o.density);
+  in.flags = segment_starts(d, o.n, o);
   in.log_decays.resize(static_cast<std::size_t>(o.n * sh.decay_rows()));
   for (auto& l : in.log_decays) l = d.unit() < 0.125 ? 0.0 : round_to(-d.unit());
   return in;
 }
 
-// A random CSR matrix with n nonzeros: each nonzero starts a new row with probability
-// `density` (the first always does), the matrix is square, columns are uniform.
-csr_matrix random_matrix(draw& d, std::int64_t n, double density, const std::vector<real>& values) {
-  const auto f = random_flags(d, n, density);
+// A random CSR matrix with n nonzeros: each nonzero starts a new row where segment_starts()
+// sets a flag (the first always does), the matrix is square, columns are uniform.
+csr_matrix random_matrix(stream& d, std::int64_t n, const input_options& o, const std::vector<real>& values) {
+  const auto f = segment_starts(d, n, o);
   csr_matrix a;
   for (std::int64_t i = 0; i < n; ++i)
-    if (f[i]) a.row_ptr.push_back(i);
+    if (f[i] || i == 0) a.row_ptr.push_back(i);  // the first row starts at 0 (no_flags, first_flag_0)
   a.row_ptr.push_back(n);
   a.rows = static_cast<std::int64_t>(a.row_ptr.size()) - 1;
   a.cols = a.rows;
@@ -181,7 +145,7 @@ void require_no_ignored_options(const algorithm_entry& e, const input_options& o
   const bool random_vector = sh.matrix && !o.matrix_file.empty() && o.vector_file.empty();
   for (const auto& option : o.random_options) {
     const bool draws = option == "--seed" || option == "--max-value" || option == "--signed";
-    const bool density = option == "--density" || option == "--mean-length";
+    const bool density = option == "--density" || option == "--mean-length" || option == "--dist";
     if (o.from_files() && !(draws && random_vector))
       throw usage_error(option + " shapes random inputs; it does not apply to input files" +
                         (draws && sh.matrix ? " (it draws spmv's vector without --vector)" : ""));
@@ -225,9 +189,9 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
     if (!integer)
       in.matrix.values = held_reals(in.matrix.values, format, "matrix file '" + o.matrix_file + "'");
     if (o.vector_file.empty()) {
-      draw d(o.seed);
-      if (integer) in.words = random_words(d, in.matrix.cols, o.max_value.value_or(1), o.signed_values);
-      else in.reals = random_reals(d, in.matrix.cols, o.signed_values, format);
+      stream d(o.seed);
+      if (integer) in.words = inputs::bounded_words(d, in.matrix.cols, o.max_value.value_or(1), o.signed_values);
+      else in.reals = inputs::bounded_reals(d, in.matrix.cols, o.signed_values, format == number_format::float32);
     }
     require_length(integer ? in.words.size() : in.reals.size(), cols, "the matrix's column count");
     in.n = in.matrix.nonzeros();
@@ -315,7 +279,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   if (sh.lanes && o.from_files()) throw usage_error(e.name + " takes random inputs only (no input files)");
   if (o.from_files()) return input_from_files(e, o, format, bits);
 
-  draw d(o.seed);
+  stream d(o.seed);
   const std::int64_t n = o.n;
   if (sh.square && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
     throw usage_error(e.name + ": --n " + std::to_string(n) + " is too large (the limit is n^3 <= 2^40, i.e. n <= " +
@@ -330,10 +294,10 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     if (o.bigbird.empty()) {
       std::vector<real> values;
       if (integer)
-        for (auto w : random_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
+        for (auto w : inputs::bounded_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
       else
-        values = random_reals(d, n, o.signed_values, format);
-      in.matrix = random_matrix(d, n, o.density, values);
+        values = inputs::bounded_reals(d, n, o.signed_values, format == number_format::float32);
+      in.matrix = random_matrix(d, n, o, values);
     } else {
       // --bigbird makes its own values: the n values of a random matrix are skipped, not drawn
       // (one draw each), so the vector below is the one drawn before, and nothing of size n is
@@ -343,21 +307,21 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     }
     in.n = in.matrix.nonzeros();
     const std::int64_t mv = o.max_value.value_or(default_max_value(e.shape, in.n, bits));
-    if (integer) in.words = random_words(d, in.matrix.cols, mv, o.signed_values);
-    else in.reals = random_reals(d, in.matrix.cols, o.signed_values, format);
+    if (integer) in.words = inputs::bounded_words(d, in.matrix.cols, mv, o.signed_values);
+    else in.reals = inputs::bounded_reals(d, in.matrix.cols, o.signed_values, format == number_format::float32);
     return in;
   }
   if (sh.lanes) return random_lanes(d, o, format);
-  if (integer) in.words = random_words(d, side, m, o.signed_values);
-  else in.reals = random_reals(d, side, o.signed_values, format);
-  if (sh.flags) in.flags = random_flags(d, n, o.density);
+  if (integer) in.words = inputs::bounded_words(d, side, m, o.signed_values);
+  else in.reals = inputs::bounded_reals(d, side, o.signed_values, format == number_format::float32);
+  if (sh.flags) in.flags = segment_starts(d, n, o);
   if (sh.decays) {
     in.decays.resize(static_cast<std::size_t>(n));
     for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();
     require_valid_decays(in.decays, "random decays");
   }
   if (sh.second)
-    in.words2 = random_words(d, side, m, o.signed_values);
+    in.words2 = inputs::bounded_words(d, side, m, o.signed_values);
   return in;
 }
 

@@ -125,7 +125,7 @@ run_report run_once(const run_options& o) {
   r.algorithm = entry.name;
   r.units = entry.units;
   r.mode = to_string(o.mode);
-  const bool measured = o.input.from_files() || !o.input.bigbird.empty();
+  const bool measured = o.input.from_files() || !o.input.bigbird.empty() || o.input.dist.has_value();
   r.input_source = o.input.from_files() ? "files" : o.input.bigbird.empty() ? "random" : "bigbird";
   r.n = input.n;
   r.s = o.s;

@@ -30,6 +30,8 @@ const std::vector<command_doc> docs{
                  {"--mode", "M", "number format of the machine: integer | float32 | float64; default integer"},
                  {"--density", "D", "probability that a position starts a segment, in [0, 1]; default 0.05"},
                  {"--mean-length", "L", "the same as --density 1/L"},
+                 {"--dist", "NAME", "segment starts of a named distribution instead: one_segment, no_flags, first_flag_0, "
+                                    "all_length_1, geometric:M, pareto:M, fixed:L (the kernels' flags for that seed)"},
                  {"--seed", "K", "seed of the random input; default 1"},
                  {"--max-value", "M", "random integers in [0, M] (default: totals fit in B bits, at most 100)"},
                  {"--signed", "", "random values in [-M, M] (reals in [-1, 1))"},

@@ -14,36 +14,9 @@
 namespace mmv::gpu::harness {
 namespace {
 
-// One family of values: |x| = 10^(decades * u) (u uniform in [0, 1)), or, when huge_every > 0,
-// |x| uniform in [0.5, 1) with one item in huge_every (on average) of 1e30 (1 + u); signs random.
-struct value_family {
-  std::string name;
-  int decades = 0, huge_every = 0;
-};
+using inputs::fill_family;
+using inputs::value_family;
 
-std::vector<value_family> families() {
-  std::vector<value_family> f;
-  for (int k : {0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30})
-    f.push_back({"spread:1e" + std::to_string(k), k, 0});
-  for (int every : {64, 512}) f.push_back({"huge_1e30:1/" + std::to_string(every), 0, every});
-  return f;
-}
-
-// Fills x (n values) of family f, reproducibly from seed.
-void fill_family(const value_family& f, float* x, std::int64_t n, std::uint64_t seed) {
-  const std::uint64_t key = mix64(seed ^ 0x6163637572ull);
-  parallel_for(n, [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t i = b; i < e; ++i) {
-      const std::uint64_t h = mix64(key + static_cast<std::uint64_t>(i));
-      const double u = static_cast<double>(h >> 11) * 0x1p-53;
-      const double sign = (h & 1) ? -1.0 : 1.0;
-      double v = std::pow(10.0, f.decades * u);
-      if (f.huge_every > 0)
-        v = (mix64(h) % static_cast<std::uint64_t>(f.huge_every)) == 0 ? 1e30 * (1.0 + u) : 0.5 + 0.5 * u;
-      x[i] = static_cast<float>(sign * v);
-    }
-  });
-}
 
 void print_row(std::ostream& os, const value_family& f, const check_result& r) {
   char buf[320];
@@ -76,7 +49,7 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
   runtime::host_buffer x(static_cast<std::size_t>(o.n) * 4), flags(static_cast<std::size_t>(o.n));
   int counted = 0, beyond = 0;
   std::uint64_t c = 0;
-  for (const value_family& f : families())
+  for (const value_family& f : inputs::value_families())
     for (const char* dist : {"geometric:32", "geometric:1024"}) {
       const auto d = *distribution::parse(dist);
       fill_family(f, x.as<float>(), o.n, mix64(o.seed + ++c));

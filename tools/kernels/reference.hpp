@@ -1,69 +1,23 @@
-// CPU references and the comparisons that decide PASS/FAIL. Float results are compared with a
-// float64 reference per segment; int32 results must match exactly (wrap-around semantics).
-// The float rules and V3's derived bound: docs/gpu_v3_error.md.
+// CPU references and the comparisons that decide PASS/FAIL: the harness's kernel references
+// (mmvram/harness/kernel_reference.hpp) under the kernels' fp32 rule of the one tolerance policy
+// (mmvram/harness/tolerance.hpp: f32_bound, kRevertCoefficient, bits_lost), by the kernels'
+// harness names.
 #pragma once
-#include <array>
-#include <cstdint>
-#include <string>
-
 #include "kernel_inputs.hpp"
+
+#include "mmvram/harness/kernel_reference.hpp"
+#include "mmvram/harness/tolerance.hpp"
 
 namespace mmv::gpu::harness {
 
-// Bins of verdict::bits_lost: bin 0 counts errors below one unit roundoff (2^-24) of the
-// result's own scale, bin b >= 1 those in [2^(b-1), 2^b) units, the last bin everything above.
-inline constexpr int kBitsLostBins = 26;
-
-struct verdict {
-  bool pass = true;
-  double max_error = 0;    // f32: largest per-segment relative error; i32: 0 or 1 (any mismatch)
-  double worst_ratio = 0;  // f32: largest error / bound over segments and single items (pass needs <= 1)
-  std::int64_t bad = 0;    // failing segments and single items (f32); mismatching elements or segments (i32)
-  std::int64_t first_bad = -1;  // first failing element index (segment start for f32 scans)
-  std::int64_t num_segments = 0;
-  std::string detail;      // why it failed, first reason
-  bool layout_error = false;  // offsets or the segment count wrong: never a matter of accuracy
-  // f32 accuracy, against the float64 reference. A result's own scale is the sum of |x| over its
-  // segment up to it (the whole segment for sums): what any summation order's error scales with.
-  double max_scaled_error = 0;  // largest |out - ref| / own scale
-  double max_single_error = 0;  // largest |out - x| / |x| over single-item results (exact in any order)
-  std::int64_t single_results = 0, single_bad = 0;  // single-item results, and those beyond f32_bound(1)
-  // Speculation blocks only (V3): largest single-item error over its derived bound
-  // kRevertCoefficient * (H + |x|); above 1 the derivation's assumptions fail on this device.
-  double single_over_derived = 0;
-  std::array<std::int64_t, kBitsLostBins> bits_lost{};  // results by log2(|out - ref| / (2^-24 own scale))
-};
-
-// Bound on the f32 relative error of a segment of length len: 1e-6 up to 4096 items, growing as
-// sqrt(len / 4096) beyond (fp32 rounding of a carry accumulated over len / 4096 tiles).
-double f32_bound(std::int64_t len);
-
-// V3's REVERT (kernels with speculation_block = B > 0, aligned B-item blocks): the error of
-// subtracting speculative prefixes beyond what a scan of the segment's own items makes is at most
-// kRevertCoefficient times H, the sum of |x| over the start's block before the segment's start.
-// Derived, not measured (docs/gpu_v3_error.md): two MMA levels each within 2^-18 (1 + 2^-5) of
-// the sum of |x| they add, an fp32 add at each level, both speculative prefixes (2^-16 (1 + 2^-4)).
-inline constexpr double kRevertCoefficient = 0x1.1p-16;
-
-// Segmented inclusive scan: out against the reference of x with starts at flags (flags ==
-// nullptr: one segment). f32: a single-item result (a segment's start) within f32_bound(1) of x;
-// every other result's error, less kRevertCoefficient * H (speculation_block > 0), enters its
-// segment's ||err||_2 / ||ref||_2 <= f32_bound(len).
-verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
-                              std::int64_t n, std::int64_t speculation_block = 0);
-// Segmented sum: sums[k] per segment (f32: |out - ref| - kRevertCoefficient * H (when
-// speculation_block > 0 and the segment has two items or more) <= f32_bound(len) * sum |x|), and,
-// when offsets != nullptr, offsets[k] == segment start, offsets[count] == n, and count right.
-verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
-                             const std::int64_t* offsets, std::int64_t reported_segments,
-                             std::int64_t n, std::int64_t speculation_block = 0);
-// Reduction: sum[0] against the float64 sum of x (f32: |out - ref| <= f32_bound(n) * sum |x|;
-// i32: exact, wrapping).
-verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n);
-// Exact copy.
-verdict verify_copy(const void* x, const void* out, std::int64_t bytes);
-
-// Bits of fp32's 24 lost at a relative error e: max(0, 24 + log2 e) (0 for e = 0).
-double bits_lost(double relative_error);
+using kernel_reference::verdict;
+using kernel_reference::verify_copy;
+using kernel_reference::verify_reduce;
+using kernel_reference::verify_segmented_scan;
+using kernel_reference::verify_segmented_sum;
+using mmv::bits_lost;
+using mmv::f32_bound;
+using mmv::kBitsLostBins;
+using mmv::kRevertCoefficient;
 
 }  // namespace mmv::gpu::harness

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mmvram/gpu/state_passing.hpp"
+#include "mmvram/harness/tolerance.hpp"
 
 namespace mmv::gpu::harness {
 
@@ -29,7 +30,7 @@ void state_passing_reference(const state_passing_problem& p, std::vector<double>
                              std::vector<double>* unsegmented = nullptr);
 
 // The relative error the fp32 methods are held to against `bound` (or `unsegmented` for the
-// speculative method): fp32 rounding of each multiply-add of the recurrence, tf32 splits included.
-inline constexpr double kStatePassingTolerance = 2e-6;
+// speculative method): the kernels' state-passing rule of the one tolerance policy.
+using mmv::kStatePassingTolerance;
 
 }  // namespace mmv::gpu::harness

@@ -1,7 +1,9 @@
 // The verifier of the harness: compares a run's result with its sequential reference
-// (reference.hpp), exactly for integers and within a stated rounding bound for floats, and
+// (reference.hpp), exactly for integers and within a stated rounding bound for floats (the
+// simulator's rule of tolerance.hpp), and
 // formats values at round-trip precision.
 #pragma once
+#include "mmvram/harness/tolerance.hpp"
 #include "mmvram/model/types.hpp"
 
 #include <cstdint>
@@ -27,11 +29,6 @@ struct algorithm_outcome {
 // float32 in float32 mode (the machine holds nothing finer) and as double otherwise.
 std::string format_value(word v, number_format format);
 std::string format_value(real v, number_format format);
-
-// The allowed |out - ref| of a run of format f on n values with tile size s whose magnitudes
-// sum to `magnitude`: a proven bound on the algorithm's rounding plus the reference's (0 for
-// integers). The derivation is in verify.cpp.
-double tolerance(number_format f, std::int64_t n, int s, double magnitude);
 
 // The sum of |x| (the magnitude a scan of x runs through).
 double abs_sum(const std::vector<real>& x);

@@ -1,15 +1,18 @@
 // The CPU side of check: one parallel walk over the segments (chunks of the array scanned in
 // parallel; segments cut by chunk boundaries are joined in order) drives the three comparisons.
-#include "reference.hpp"
+#include "mmvram/harness/kernel_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <sstream>
 #include <thread>
 #include <vector>
 
-namespace mmv::gpu::harness {
+namespace mmv::kernel_reference {
+
+using inputs::count_segments;
 namespace {
 
 template <class T> struct acc_of;
@@ -233,7 +236,7 @@ void check_single(verdict& v, std::int64_t index, const char* name, std::int64_t
   if (rel <= bound) return;
   ++v.single_bad;
   record_bad(v, index, [&] {
-    return name + ("[" + std::to_string(at) + "] = ") + fmt(got) + ", expected x = " + fmt(x) + " (one item: exact in every order): relative error " +
+    return std::string(name) + "[" + std::to_string(at) + "] = " + fmt(got) + ", expected x = " + fmt(x) + " (one item: exact in every order): relative error " +
            fmt(rel) + " > bound " + fmt(bound);
   });
 }
@@ -341,10 +344,6 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
 
 }  // namespace
 
-double f32_bound(std::int64_t len) {
-  return 1e-6 * std::max(1.0, std::sqrt(static_cast<double>(len) / 4096.0));
-}
-
 verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
                               std::int64_t n, std::int64_t speculation_block) {
   if (t == dtype::f32)
@@ -404,11 +403,6 @@ verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n) {
   return v;
 }
 
-double bits_lost(double relative_error) {
-  if (!(relative_error > 0)) return std::isnan(relative_error) ? INFINITY : 0.0;
-  return std::max(0.0, 24.0 + std::log2(relative_error));
-}
-
 verdict verify_copy(const void* x, const void* out, std::int64_t bytes) {
   verdict v;
   v.num_segments = 1;
@@ -423,4 +417,4 @@ verdict verify_copy(const void* x, const void* out, std::int64_t bytes) {
   return v;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::kernel_reference
