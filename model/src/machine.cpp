@@ -1,6 +1,7 @@
 // The machine's front: construction, regions, issuing an instruction to the backend, retiring
 // it into the ledger, the DAG and the trace, and the scalar unit's transfers. The instructions'
-// argument checks are in machine_vcu.cpp and machine_mmu.cpp; their execution in the backends.
+// argument checks (the VCU's and the MMU's) are in machine_vcu.cpp; their execution in the
+// backends.
 #include "mmvram/model/machine.hpp"
 
 #include "word_arith.hpp"

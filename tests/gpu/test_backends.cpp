@@ -13,7 +13,7 @@
 #include "commands.hpp"
 #include "inputs.hpp"
 #include "mmvram/prediction/profile_file.hpp"
-#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "backend_compare.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "test_seed.hpp"
 

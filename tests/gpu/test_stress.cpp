@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "catch.hpp"
-#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "backend_compare.hpp"
 #include "stress.hpp"
 #include "test_seed.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "check.hpp"
 #include "inputs.hpp"  // tools/inputs.hpp: make_input, the input library of `mmvram run`
-#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "backend_compare.hpp"
 #include "mmvram/harness/reference.hpp"
 #include "mmvram/harness/registry.hpp"
 #include "mmvram/model/machine.hpp"

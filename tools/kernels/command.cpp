@@ -15,7 +15,7 @@
 #include "check_algorithm.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
-#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "backend_compare.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/harness/registry.hpp"
 #include "state_passing_bench.hpp"

@@ -1,117 +1,37 @@
-// The cuda backend: device buffers from the stream-ordered allocator, one device operation per
-// instruction (device_ops.hpp), CUDA events around each for its time, and the device error
-// slot read back at every synchronisation (download, compress, collect_times).
+// The cuda backend: the machine's backend (model/include/mmvram/model/backend.hpp) on the
+// device side of cuda_device.hpp. Device buffers from the stream-ordered allocator, one device
+// operation per instruction (device_ops.hpp), CUDA events around each for its time, and the
+// device error slot read back at every synchronisation (download, compress, collect_times).
+// Contract: one machine is used by one thread at a time; an instruction's data errors
+// surface at the next synchronisation as width_error or model_error; every CUDA failure is a
+// model_error (cuda_impl::check).
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 
-#include "blas_library.hpp"
+#include "cuda_device.hpp"
 #include "device_ops.hpp"
-#include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/model/backend.hpp"
 
 #include <cuda_runtime.h>
 
 #include <cmath>
-#include <cstring>
 #include <mutex>
-#include <utility>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mmv::gpu {
-
+namespace cuda_impl {
 namespace {
-
-// A failed CUDA call is a model_error of the machine, naming the call.
-void check(cudaError_t e, const char* what) {
-  try {
-    gpu::runtime::check(e, std::string("cuda backend: ") + what);
-  } catch (const gpu::cuda_error& err) {
-    throw model_error(err.what());
-  }
-}
-
-// A vector in device memory, freed in stream order. `bound` is a host-known bound on |value|
-// (exact for uploads, 2^(B-1) for computed words), which picks the MMU's exact path.
-template <class T>
-class device_buffer final : public buffer<T> {
- public:
-  device_buffer(std::int64_t n, cudaStream_t stream, double bound) : buffer<T>(n), stream_(stream), bound(bound) {
-    if (n > 0) check(cudaMallocAsync(&ptr, static_cast<std::size_t>(n) * sizeof(T), stream), "allocation");
-  }
-  ~device_buffer() override {
-    if (ptr) cudaFreeAsync(ptr, stream_);
-  }
-  T* ptr = nullptr;
-
- private:
-  cudaStream_t stream_;
-
- public:
-  const double bound;
-};
-
-template <class T>
-const T* dev(const buffer<T>& b) { return static_cast<const device_buffer<T>&>(b).ptr; }
-template <class T>
-double bound_of(const buffer<T>& b) { return static_cast<const device_buffer<T>&>(b).bound; }
-
-// One stream and one cuBLAS handle for every machine of the process: machines run one after
-// another, and on one stream the stream-ordered allocator reuses what an earlier machine freed
-// instead of mapping new memory on the timeline. A finished machine hands its CUDA events and
-// its pinned staging arena on to the next one, so that a fresh machine does not create them
-// while its instructions are being issued (a few microseconds of host time each).
-struct shared_device {
-  cudaStream_t stream = nullptr;
-  cublasHandle_t blas = nullptr;
-  std::mutex lock;                          // guards the spares
-  std::vector<cudaEvent_t> spare_events;    // handed back by finished machines
-  char* spare_staging = nullptr;            // a finished machine's pinned arena
-  std::size_t spare_staging_bytes = 0;
-  // Built once and never destroyed (a machine may outlive static destruction); its spares are
-  // released with the process.
-  static shared_device& get() {
-    static shared_device& d = *new shared_device([] {
-      int count = 0;
-      if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-        throw model_error("backend 'cuda': no CUDA device is present on this machine");
-      cudaStream_t stream = nullptr;
-      cublasHandle_t blas = nullptr;
-      check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
-      cudaMemPool_t pool;
-      int device = 0;
-      check(cudaGetDevice(&device), "device");
-      check(cudaDeviceGetDefaultMemPool(&pool, device), "memory pool");
-      std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
-      check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
-      const cuda_ops::blas_library& lib = cuda_ops::blas();  // loaded here, by the first cuda machine
-      if (lib.create(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
-      lib.set_math_mode(blas, CUBLAS_DEFAULT_MATH);
-      return std::pair{stream, blas};
-    }());
-    return d;
-  }
-
- private:
-  explicit shared_device(std::pair<cudaStream_t, cublasHandle_t> made) : stream(made.first), blas(made.second) {}
-};
 
 class cuda_backend final : public backend_of<cuda_backend> {
  public:
-  explicit cuda_backend(const machine_config& config) : config_(config), shared_(shared_device::get()) {
-    stream_ = shared_.stream;
-    blas_ = shared_.blas;
-    check(cudaMalloc(&err_, sizeof(cuda_ops::error_slot)), "error slot");
-    cudaError_t e = cudaMalloc(&nonfinite_, sizeof(cuda_ops::nonfinite_slot));
-    if (e == cudaSuccess) e = cudaMemsetAsync(err_, 0, sizeof(cuda_ops::error_slot), stream_);
-    if (e == cudaSuccess) e = cudaMemsetAsync(nonfinite_, 0xff, sizeof(cuda_ops::nonfinite_slot), stream_);
-    if (e != cudaSuccess) {
-      cudaFree(err_);
-      if (nonfinite_) cudaFree(nonfinite_);
-      check(e, "error slot");
-    }
+  // Throws model_error without a CUDA device or when the error slots cannot be made.
+  explicit cuda_backend(const machine_config& config)
+      : config_(config), shared_(shared_device::get()), stream_(shared_.stream), blas_(shared_.blas), slots_(stream_) {
     std::lock_guard guard(shared_.lock);  // nothing throws from here on
     free_events_.swap(shared_.spare_events);
-    std::swap(staging_, shared_.spare_staging), std::swap(staging_bytes_, shared_.spare_staging_bytes);
+    staging_.take_spare(shared_);
   }
   ~cuda_backend() override {
     cudaStreamSynchronize(stream_);  // nothing of this machine is in flight: its spares are free
@@ -120,16 +40,10 @@ class cuda_backend final : public backend_of<cuda_backend> {
       if (e.stop) free_events_.push_back(e.stop);
     }
     if (result_read_) free_events_.push_back(result_read_);
-    cudaFree(err_);
-    cudaFree(nonfinite_);
     std::lock_guard guard(shared_.lock);
     shared_.spare_events.insert(shared_.spare_events.end(), free_events_.begin(), free_events_.end());
-    if (!shared_.spare_staging) {
-      shared_.spare_staging = staging_, shared_.spare_staging_bytes = staging_bytes_;
-    } else if (staging_) {
-      cudaFreeHost(staging_);
-    }
-  }
+    staging_.give_back(shared_);
+  }  // slots_ is freed after this (cudaFree)
 
   std::string name() const override { return "cuda"; }
 
@@ -188,20 +102,12 @@ class cuda_backend final : public backend_of<cuda_backend> {
     if (config_.time_instructions) check(cudaEventRecord(events_.back().stop, stream_), "event");
     ++bracketed_;
     if (real_out_ && names_[static_cast<std::size_t>(seq_)] != "load")
-      cuda_ops::find_nonfinite(ctx(), real_out_, real_out_size_, nonfinite_);
+      cuda_ops::find_nonfinite(ctx(), real_out_, real_out_size_, slots_.nonfinite());
     real_out_ = nullptr;
   }
   // The first inf/nan a real instruction produced on the device (waits for the device).
   std::optional<nonfinite_result> first_nonfinite() const override {
-    cuda_ops::nonfinite_slot h{};
-    check(cudaMemcpyAsync(&h, nonfinite_, sizeof h, cudaMemcpyDeviceToHost, stream_), "non-finite slot");
-    check(cudaStreamSynchronize(stream_), "non-finite slot");
-    if (h.seq == ~0ull) return std::nullopt;
-    const unsigned long long kind = h.key & 3;
-    const double value = kind == 2 ? std::nan("") : kind == 0 ? HUGE_VAL : -HUGE_VAL;
-    const std::size_t seq = static_cast<std::size_t>(h.seq);
-    return nonfinite_result{static_cast<std::int64_t>(h.seq) + 1, seq < names_.size() ? names_[seq] : "?",
-                            static_cast<std::int64_t>(h.key >> 2), value};
+    return slots_.first_nonfinite(names_);
   }
   void abandon_instruction(std::int64_t) override {
     real_out_ = nullptr;
@@ -237,7 +143,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
     if (first_compute_ != SIZE_MAX) check(cudaEventElapsedTime(&span, events_[first_compute_].start, last), "event time");
     t.span_ns = span * 1e6;
     first_compute_ = SIZE_MAX;
-    staged_ = 0;
+    staging_.rewind();
     for (auto& e : events_) {
       free_events_.push_back(e.start);
       if (e.stop) free_events_.push_back(e.stop);
@@ -368,7 +274,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
   };
 
   cuda_ops::context ctx() const {
-    return cuda_ops::context{stream_, blas_, err_, seq_, config_.word_bits, config_.format == number_format::float32, config_.s};
+    return cuda_ops::context{stream_, blas_, slots_.error(), seq_, config_.word_bits, config_.format == number_format::float32, config_.s};
   }
   cudaEvent_t event() {
     if (!free_events_.empty()) {
@@ -389,34 +295,14 @@ class cuda_backend final : public backend_of<cuda_backend> {
     if constexpr (std::is_same_v<T, real>) real_out_ = o->ptr, real_out_size_ = n;
     return o;
   }
-  // Host -> device through a pinned staging arena, so that a load in the middle of an algorithm
-  // (a constant matrix) is an asynchronous copy, not a drain of the stream. The arena grows by
-  // doubling up to staging_max and is reused once the stream has been synchronised; a load
-  // larger than staging_max is copied synchronously.
+  // Host -> device through the machine's staging arena (staging_arena: asynchronous up to
+  // 64 MiB); the value bound of the upload is exact.
   template <class T>
   handle<T> do_upload(std::span<const T> v) {
     double bound = 0;
     for (const T x : v) bound = std::max(bound, std::fabs(static_cast<double>(x)));
     auto o = out<T>(static_cast<std::int64_t>(v.size()), bound);
-    const std::size_t bytes = v.size() * sizeof(T);
-    if (bytes == 0) return o;
-    if (bytes > staging_max) {
-      check(cudaMemcpyAsync(o->ptr, v.data(), bytes, cudaMemcpyHostToDevice, stream_), "upload");
-      check(cudaStreamSynchronize(stream_), "upload");
-      return o;
-    }
-    if (staged_ + bytes > staging_bytes_) {
-      check(cudaStreamSynchronize(stream_), "upload");
-      staged_ = 0;
-      if (bytes > staging_bytes_) {
-        if (staging_) check(cudaFreeHost(staging_), "pinned staging");
-        staging_bytes_ = std::max(bytes, std::min(staging_max, 2 * staging_bytes_ + (std::size_t{1} << 16)));
-        check(cudaMallocHost(&staging_, staging_bytes_), "pinned staging");
-      }
-    }
-    std::memcpy(staging_ + staged_, v.data(), bytes);
-    check(cudaMemcpyAsync(o->ptr, staging_ + staged_, bytes, cudaMemcpyHostToDevice, stream_), "upload");
-    staged_ += (bytes + 255) / 256 * 256;
+    if (!v.empty()) staging_.upload(o->ptr, v.data(), v.size() * sizeof(T), stream_);
     return o;
   }
   // Span-only mode: the run's end is marked before anything else happens on the host (the
@@ -432,31 +318,18 @@ class cuda_backend final : public backend_of<cuda_backend> {
     if (!host.empty())
       check(cudaMemcpyAsync(host.data(), dev(v), host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_), "download");
     check(cudaStreamSynchronize(stream_), "download");
-    staged_ = 0;
+    staging_.rewind();
     raise_device_error();
     return host;
   }
   // Throws the first data error the device recorded (width_error or model_error).
-  void raise_device_error() {
-    cuda_ops::error_slot e{};
-    check(cudaMemcpyAsync(&e, err_, sizeof e, cudaMemcpyDeviceToHost, stream_), "error slot");
-    check(cudaStreamSynchronize(stream_), "error slot");
-    if (e.kind == cuda_ops::no_error) return;
-    check(cudaMemsetAsync(err_, 0, sizeof e, stream_), "error slot");
-    const std::string op = e.seq >= 0 && static_cast<std::size_t>(e.seq) < names_.size() ? names_[static_cast<std::size_t>(e.seq)] : "?";
-    const __int128 value = (static_cast<__int128>(e.value_hi) << 64) | static_cast<unsigned long long>(e.value_lo);
-    if (e.kind == cuda_ops::width) throw width_error(op, e.index, mmv::detail::to_string(value), config_.word_bits);
-    const char* what = e.kind == cuda_ops::index_range ? "index out of range" : e.kind == cuda_ops::not_a_flag ? "flag/mask not 0 or 1" : "bit index outside the word";
-    throw model_error(op + ": " + what + " (value " + std::to_string(static_cast<long long>(value)) + " at position " +
-                      std::to_string(e.index) + ", found on the device)");
-  }
+  void raise_device_error() { slots_.raise_error(names_, config_.word_bits); }
 
   machine_config config_;
   shared_device& shared_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
-  cuda_ops::error_slot* err_ = nullptr;
-  cuda_ops::nonfinite_slot* nonfinite_ = nullptr;
+  error_slots slots_;  // after stream_: made on it
   real* real_out_ = nullptr;  // the current instruction's real result, until its end
   std::int64_t real_out_size_ = 0;
   std::int64_t seq_ = 0;
@@ -465,16 +338,15 @@ class cuda_backend final : public backend_of<cuda_backend> {
   std::vector<event_pair> events_;
   std::vector<cudaEvent_t> free_events_;
   std::size_t first_compute_ = SIZE_MAX;  // the first bracketed instruction that is not a load
-  static constexpr std::size_t staging_max = std::size_t{64} << 20;
-  char* staging_ = nullptr;
-  std::size_t staging_bytes_ = 0, staged_ = 0;
+  staging_arena staging_;
   cudaEvent_t result_read_ = nullptr;  // span-only mode: recorded before each download
 };
 
 }  // namespace
+}  // namespace cuda_impl
 
 void register_cuda_backend() {
-  register_backend("cuda", [](const machine_config& c) { return std::make_unique<cuda_backend>(c); });
+  register_backend("cuda", [](const machine_config& c) { return std::make_unique<cuda_impl::cuda_backend>(c); });
 }
 
 }  // namespace mmv::gpu

@@ -13,6 +13,7 @@
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/agent/unit_policy.cuh"
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/gpu/tile/policy.cuh"
 
@@ -74,11 +75,12 @@ inline unsigned long long* tile_counter(const temp_plan& p, void* temp) {
 
 // A persistent grid: as many blocks of `threads` as fit on the device at once, at most one per
 // tile, each with `smem` bytes of dynamic shared memory (the kernel's limit is raised first).
+// The SM count is the runtime's cached one; the limit and the occupancy are set and read per
+// launch, as they depend on the kernel, smem and the current device (host-side calls only).
 template <class Kernel>
 int grid_size(Kernel kernel, std::int64_t tiles, int threads, int smem) {
-  int dev = 0, sms = 0, per_sm = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  const int sms = runtime::sm_count();
+  int per_sm = 0;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem), "occupancy");
   return int(std::min<std::int64_t>(tiles, std::int64_t(sms) * std::max(per_sm, 1)));

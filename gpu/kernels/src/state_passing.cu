@@ -44,6 +44,7 @@ params<In, Real> make_params(const In* local, const Real* log_decay, const std::
 // (its extra read of the local states and per-call allocation cost more than the parallelism).
 template <class Kernel>
 std::int64_t segment_chunks_for(Kernel kernel, std::int64_t lane_groups, std::int64_t chunks) {
+  // Queried per launch, not runtime::sm_count(): the PyTorch extension compiles this file alone.
   int dev = 0, sms = 0, blocks_per_sm = 0;
   detail::check(cudaGetDevice(&dev), "cudaGetDevice");
   detail::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");

@@ -4,7 +4,7 @@
 #pragma once
 #include "mmvram/model/backend.hpp"
 
-#include "../word_arith.hpp"
+#include "word_arith.hpp"
 
 namespace mmv::simulate {
 

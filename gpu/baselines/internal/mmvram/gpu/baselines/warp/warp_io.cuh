@@ -1,4 +1,4 @@
-// Tile level, data movement: a warp's 32 x ITEMS slice of values moves between global memory
+// Warp level, data movement: a warp's 32 x ITEMS slice of values moves between global memory
 // (coalesced, 16-byte vectors on full aligned tiles) and a blocked register arrangement (lane l
 // owns items l*ITEMS .. l*ITEMS+ITEMS-1) through a padded shared-memory transpose.
 #pragma once

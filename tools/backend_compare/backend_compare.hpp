@@ -1,6 +1,7 @@
 // One algorithm, two executors: a registered algorithm run on the simulate and the cuda backends
 // on the same input, outputs and ledgers compared. Used by the backend tests and by
-// `mmvram kernels stress` (its cuda-backend thread).
+// `mmvram kernels stress` (its cuda-backend thread). In tools/ (library mmvram_backend_compare)
+// because its inputs come from the tool's input generator (inputs.hpp).
 #pragma once
 #include <cstdint>
 #include <string>

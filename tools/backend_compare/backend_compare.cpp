@@ -1,4 +1,4 @@
-#include "mmvram/gpu/backend/backend_compare.hpp"
+#include "backend_compare.hpp"
 
 #include <cmath>
 #include <random>

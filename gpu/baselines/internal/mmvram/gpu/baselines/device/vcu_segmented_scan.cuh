@@ -13,7 +13,7 @@
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/gpu/tile/lookback.cuh"
 #include "mmvram/gpu/baselines/warp/warp_seg_scan.cuh"
-#include "mmvram/gpu/baselines/tile/tile_io.cuh"
+#include "mmvram/gpu/baselines/warp/warp_io.cuh"
 #include "mmvram/gpu/baselines/tile/tile_seg_scan.cuh"
 
 namespace mmv::gpu::baselines {
