@@ -113,7 +113,8 @@ const std::vector<command_doc> docs{
                  {"--n", "N", "ALGO: items of the one input, 1..2^24 (default 2^20+3)"},
                  {"--s", "S", "ALGO: the backends' MMU tile size (default 16)"},
                  {"--density", "D", "ALGO: probability that a position starts a segment (default 0.05)"}},
-     .note = "With ALGO (matmul-scan, sscr, scd): one input, drawn as `run` draws it, through the simulate\n"
+     .note = "With ALGO (a registry algorithm whose fused kernels are in the kernel table; any other ALGO\n"
+             "  is refused with their names): one input, drawn as `run` draws it, through the simulate\n"
              "  and cuda backends and every fused kernel of ALGO (V0-V3), each compared with the harness\n"
              "  reference (i32 exactly; f32: backends within their tolerance, kernels by the fp32 rule).\n"
              "  --quick, --no-big, --kernels, --json and --verbose are the suite's; --n, --s, --density ALGO's."},

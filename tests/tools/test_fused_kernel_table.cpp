@@ -1,6 +1,6 @@
 // The registry's fused_kernels against the GPU tool's kernel table (CUDA builds, no device
 // needed): the fused kernels of all_kernels() (families "ours" and "ablation") are the union of
-// the registry entries' fused_kernels, each entry's the ones `mmvram kernels check --algorithm`
+// the registry entries' fused_kernels, each entry's the ones `mmvram kernels check ALGO`
 // runs for it; an entry naming state-propagation methods names every method of
 // state_passing.hpp's state_passing_method.
 #include "catch.hpp"
@@ -49,7 +49,7 @@ TEST_CASE("the GPU tool's fused kernels are the registry's fused_kernels") {
   for (const auto& e : mmv::algorithm_table()) {
     CAPTURE(e.name);
     const std::set<std::string> listed(e.fused_kernels.begin(), e.fused_kernels.end());
-    std::set<std::string> checked;  // what `mmvram kernels check --algorithm` runs for it
+    std::set<std::string> checked;  // what `mmvram kernels check ALGO` runs for it
     for (const auto* k : h::fused_kernels_of(e.name)) checked.insert(k->name);
     const bool are_methods = !listed.empty() && std::includes(methods.begin(), methods.end(), listed.begin(), listed.end());
     if (are_methods) {

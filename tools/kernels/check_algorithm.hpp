@@ -21,9 +21,18 @@ struct algorithm_check_options {
   std::vector<dtype> dtypes{dtype::i32, dtype::f32};  // i32: integer machine, B = 32; f32: float32
 };
 
-// The fused kernels (ours and ablation, V0-V3) of registry algorithm `algorithm`: matmul-scan,
-// sscr and scd have them; empty for every other name.
+// The fused kernels (V0-V3) of registry algorithm `algorithm`: the names of its registry
+// entry's fused_kernels looked up in all_kernels(), in the entry's order; names not in the kernel
+// table (state-passing's methods) are left out. Empty for an unknown name or an entry without any.
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm);
+
+// The registry algorithms kernels check ALGO takes (fused_kernels_of non-empty), in the
+// registry's order.
+std::vector<std::string> checkable_algorithms();
+
+// The one-line reason kernels check ALGO refuses `algorithm` (no fused kernels, or fused kernels
+// outside the kernel table: the state-passing methods), naming checkable_algorithms().
+std::string not_checkable_reason(const std::string& algorithm);
 
 // Runs the comparison and prints one line per (dtype, path). i32: every path must equal the
 // harness reference exactly (int32 wrap-around for the kernels). f32: the backends within the

@@ -121,7 +121,7 @@ int run_check_command(const std::vector<std::string>& args) {
     throw usage_error(e.what());
   }
   if (fused_kernels_of(a.algorithm).empty())
-    throw usage_error(a.algorithm + " has no fused kernels (kernels check ALGO takes matmul-scan, sscr or scd)");
+    throw usage_error(not_checkable_reason(a.algorithm));
   if (!have_device("kernels check")) return 2;
   return run_algorithm_check(a, std::cout);
 }
