@@ -115,8 +115,9 @@ const std::vector<command_doc> docs{
                  {"--density", "D", "ALGO: probability that a position starts a segment (default 0.05)"}},
      .note = "With ALGO (a registry algorithm whose fused kernels are in the kernel table; any other ALGO\n"
              "  is refused with their names): one input, drawn as `run` draws it, through the simulate\n"
-             "  and cuda backends and every fused kernel of ALGO (V0-V3), each compared with the harness\n"
-             "  reference (i32 exactly; f32: backends within their tolerance, kernels by the fp32 rule).\n"
+             "  and cuda backends and every fused kernel of ALGO (V0-V3). i32: every path equal to the\n"
+             "  harness reference; f32: the backends within their tolerance of the harness reference, the\n"
+             "  kernels by check's fp32 rule (against their float64 reference) on the same float32 values.\n"
              "  --quick, --no-big, --kernels, --json and --verbose are the suite's; --n, --s, --density ALGO's."},
     {.name = "kernels bench",
      .synopsis = "kernels bench [options]",

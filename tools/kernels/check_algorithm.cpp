@@ -87,7 +87,7 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
   const algorithm_entry& entry = find_algorithm(o.algorithm);
   os << "kernels check " << o.algorithm << ": n = " << o.n << ", s = " << o.s << ", density " << o.density
      << ", seed " << o.seed << "; the simulate and cuda backends and " << kernels.size()
-     << " fused kernels against the harness reference\n";
+     << " fused kernels (i32: all against the harness reference; f32: the backends against it, the kernels by the fp32 rule)\n";
   int failed = 0;
   for (const dtype t : o.dtypes) {
     const bool integer = t == dtype::i32;

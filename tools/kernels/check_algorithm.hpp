@@ -1,6 +1,9 @@
 // `mmvram kernels check ALGO`: one input of a registered algorithm (the harness's input library,
 // as `mmvram run` draws it) through the simulate backend, the cuda backend and every fused
-// kernel of the algorithm (V0-V3), each compared with the harness's one reference.
+// kernel of the algorithm (V0-V3). i32: every path must equal the harness reference
+// (harness/reference.hpp) exactly. f32: the backends within their tolerance of the harness
+// reference; the kernels by check's fp32 rule against the kernels' float64 reference
+// (kernel_reference.hpp) on the same float32 values, not against the harness reference.
 #pragma once
 #include <cstdint>
 #include <ostream>
@@ -36,8 +39,8 @@ std::string not_checkable_reason(const std::string& algorithm);
 
 // Runs the comparison and prints one line per (dtype, path). i32: every path must equal the
 // harness reference exactly (int32 wrap-around for the kernels). f32: the backends within the
-// registry's tolerance of it; the kernels by check's fp32 rule (reference.hpp), on the same
-// float32 values. Returns 1 when a path failed (check's counting: V3's documented fp32
+// registry's tolerance of it; the kernels by check's fp32 rule (reference.hpp: against the
+// kernels' float64 reference, not the harness reference), on the same float32 values. Returns 1 when a path failed (check's counting: V3's documented fp32
 // inaccuracy is printed, not counted), else 0. Throws std::invalid_argument for an algorithm
 // without fused kernels and cuda_error when the CUDA context is lost.
 int run_algorithm_check(const algorithm_check_options& o, std::ostream& os);
