@@ -235,12 +235,7 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
     } catch (const cuda_error& e) {
       r.status = "ERROR";
       r.detail = e.what();
-      const cudaError_t sticky = cudaDeviceSynchronize();
-      if (sticky != cudaSuccess) {
-        results.push_back(r);
-        throw cuda_error("CUDA context lost after " + k->name + ": " + cudaGetErrorString(sticky));
-      }
-      cudaGetLastError();
+      runtime::throw_if_context_lost(k->name);
     }
     results.push_back(r);
   }

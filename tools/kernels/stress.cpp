@@ -28,18 +28,8 @@ constexpr std::size_t kGuard = 64;      // poisoned bytes before and after every
 constexpr std::int64_t kMaxOffset = 15;  // items past an aligned pointer, at most
 constexpr unsigned char kPoison = 0xff;
 
-// A page-locked host allocation (async copies on the worker's stream need it).
-class pinned {
- public:
-  explicit pinned(std::size_t bytes) { runtime::check(cudaMallocHost(&p_, std::max<std::size_t>(bytes, 1)), "cudaMallocHost"); }
-  pinned(const pinned&) = delete;
-  pinned& operator=(const pinned&) = delete;
-  ~pinned() { cudaFreeHost(p_); }
-  template <class T> T* as() const { return static_cast<T*>(p_); }
-
- private:
-  void* p_ = nullptr;
-};
+// Host buffers are page-locked whatever their size: the async copies on a worker's stream need it.
+constexpr auto kPinned = runtime::pinning::always;
 
 // A non-blocking stream owned by one worker.
 bool all_poison(const unsigned char* p, std::size_t bytes) {
@@ -92,7 +82,7 @@ struct fused_buffers {
   std::int64_t min_n, max_n;
   std::size_t out_bytes, off_bytes, temp_bytes;
   runtime::device_buffer x, flags, out, offsets, count, temp;
-  pinned hx, hf, hout, hoff, hcount;
+  runtime::host_buffer hx, hf, hout, hoff, hcount;
 
   fused_buffers(std::int64_t lo, std::int64_t n, std::size_t temp_size)
       : min_n(lo),
@@ -106,11 +96,11 @@ struct fused_buffers {
         offsets(off_bytes),
         count(2 * kGuard + 8),
         temp(temp_size),
-        hx(4 * std::size_t(n)),
-        hf(std::size_t(n)),
-        hout(out_bytes),
-        hoff(off_bytes),
-        hcount(2 * kGuard + 8) {}
+        hx(4 * std::size_t(n), kPinned),
+        hf(std::size_t(n), kPinned),
+        hout(out_bytes, kPinned),
+        hoff(off_bytes, kPinned),
+        hcount(2 * kGuard + 8, kPinned) {}
 };
 
 // The largest temporary storage any selected kernel asks for at max_n.
@@ -223,7 +213,8 @@ constexpr std::int64_t kMaxStates = kMaxChunks * kMaxHeads * kMaxRows * kMaxCols
 struct state_buffers {
   runtime::device_buffer local{2 * kGuard + 4 * std::size_t(kMaxStates + 4)}, decay{4 * std::size_t(kMaxChunks * kMaxHeads * kMaxRows)},
       starts{std::size_t(kMaxChunks) + 1}, states{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
-  pinned hlocal{4 * std::size_t(kMaxStates)}, hstates{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
+  runtime::host_buffer hlocal{4 * std::size_t(kMaxStates), kPinned},
+      hstates{2 * kGuard + 4 * std::size_t(kMaxStates + 4), kPinned};
 };
 
 // One state-passing case (random shape, layout, method, fp32 or bf16 data, unaligned pointers).
