@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
 namespace runtime = mmv::gpu::runtime;
 
 std::vector<const kernel_info*> kernels_named(const std::string& spec) {

@@ -17,7 +17,7 @@
 #include "check.hpp"
 #include "json_file.hpp"
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
 
 TEST_CASE("a check result's JSON object has the schema's keys in order") {
   check_result r;

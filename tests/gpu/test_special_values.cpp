@@ -30,7 +30,7 @@
 
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
 namespace runtime = mmv::gpu::runtime;
 
 int value_class(float v) { return std::isnan(v) ? 3 : std::isinf(v) ? (v > 0 ? 1 : 2) : 0; }

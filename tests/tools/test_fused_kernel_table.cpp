@@ -36,7 +36,7 @@ std::set<std::string> state_passing_methods() {
 }  // namespace
 
 TEST_CASE("the GPU tool's fused kernels are the registry's fused_kernels") {
-  namespace h = mmv::gpu::harness;
+  namespace h = mmv::tool::kernels;
   std::set<std::string> table;
   for (const auto& k : h::all_kernels())
     if (k.family == "ours" || k.family == "ablation") table.insert(k.name);

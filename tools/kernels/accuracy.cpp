@@ -11,7 +11,7 @@
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "json_file.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 using inputs::fill_family;
@@ -92,4 +92,4 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
   return counted == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct accuracy_options {
   std::int64_t n = std::int64_t{1} << 22;
@@ -22,4 +22,4 @@ struct accuracy_options {
 // writes the JSON. Returns 1 when a counted failure (check's rule) occurred, else 0.
 int run_accuracy(const accuracy_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -15,7 +15,7 @@
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 struct row {
@@ -316,4 +316,4 @@ int run_bench(const bench_options& o, std::ostream& os) {
   return failures == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -8,7 +8,7 @@
 
 #include "kernel_inputs.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct bench_options {
   std::int64_t n = std::int64_t{1} << 28;
@@ -28,4 +28,4 @@ std::vector<distribution> bench_distributions();
 // Runs, prints the table, writes JSON when out_path is set; returns 0, or 1 when a kernel failed.
 int run_bench(const bench_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

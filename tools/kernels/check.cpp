@@ -11,7 +11,7 @@
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 constexpr std::size_t memory_margin = std::size_t{512} << 20;
@@ -472,4 +472,4 @@ int run_check(const check_options& o, std::ostream& os) {
   return counted == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -12,7 +12,7 @@
 #include "kernels.hpp"
 #include "reference.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct check_result {
   std::string kernel, family, operation;
@@ -69,4 +69,4 @@ struct check_options {
 // Runs the whole plan, prints the table; returns 1 when a counted failure occurred, else 0.
 int run_check(const check_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -13,7 +13,7 @@
 #include "mmvram/harness/registry.hpp"
 #include "mmvram/model/machine.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 // The harness reference of `entry` on x (words or held reals) and flags.
@@ -124,7 +124,7 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
       else xf[i] = static_cast<float>(reals[i]);
       flags[i] = kind != op::scan && input.flags[i] != 0;
     }
-    if (count > 0) flags[0] = 1;  // position 0 starts a segment in both harnesses
+    if (count > 0) flags[0] = 1;  // position 0 starts a segment for the backends and the kernels alike
     const output_check same_as_reference = [&](const kernel_info&, const void* out, std::int64_t m) {
       if (!integer) return std::string();  // f32: check's rule (same float32 values)
       std::vector<std::int32_t> want(ref_words.size());
@@ -146,4 +146,4 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
   return failed == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -13,7 +13,7 @@
 #include "kernel_inputs.hpp"
 #include "kernels.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct algorithm_check_options {
   std::string algorithm;                     // a registry name with fused kernels
@@ -45,4 +45,4 @@ std::string not_checkable_reason(const std::string& algorithm);
 // without fused kernels and cuda_error when the CUDA context is lost.
 int run_algorithm_check(const algorithm_check_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,5 +1,5 @@
 // `mmvram kernels check|bench|profile|accuracy|stress|state-passing`: the command lines of the
-// fused CUDA kernels' harness, parsed with the tool's helpers (cli.hpp) against the option
+// fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers (cli.hpp) against the option
 // tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
 // after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
 // including every check of the options' meaning made before the run), an output file that cannot
@@ -32,7 +32,7 @@
 namespace mmv::tool {
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
 using options = std::map<std::string, std::function<void(const std::string&)>>;
 using switches = std::map<std::string, std::function<void()>>;
 

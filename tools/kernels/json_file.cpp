@@ -3,7 +3,7 @@
 #include "build_info.hpp"
 #include "output.hpp"  // tools/output.hpp: write_output_file, the tool's one checked write
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 void write_json_file(const std::string& path, const json& doc) {
   json stamped = doc;
@@ -14,4 +14,4 @@ void write_json_file(const std::string& path, const json& doc) {
   tool::write_output_file(path, stamped.dump(2) + '\n', "the JSON file '" + path + "'");
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

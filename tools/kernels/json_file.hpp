@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 using json = nlohmann::ordered_json;
 
@@ -15,4 +15,4 @@ using json = nlohmann::ordered_json;
 // throws tool::io_error "cannot write the JSON file 'PATH': <reason>" when it cannot be written.
 void write_json_file(const std::string& path, const json& doc);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -7,7 +7,7 @@
 #include "mmvram/gpu/api.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 const char* op_name(op o) {
   switch (o) {
@@ -209,4 +209,4 @@ std::vector<std::string> reference_kernels(op o) {
   return {};
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -11,7 +11,8 @@
 
 #include "kernel_inputs.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
 
 enum class op { copy, reduce, scan, segmented_scan, segmented_sum };
 const char* op_name(op o);
@@ -79,4 +80,4 @@ std::vector<const kernel_info*> require_kernels(const std::string& spec);
 // compared separately.
 std::vector<std::string> reference_kernels(op o);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

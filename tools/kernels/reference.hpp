@@ -1,14 +1,14 @@
 // CPU references and the comparisons that decide PASS/FAIL: the harness's kernel references
 // (mmvram/harness/kernel_reference.hpp) under the kernels' fp32 rule of the one tolerance policy
-// (mmvram/harness/tolerance.hpp: f32_bound, kRevertCoefficient, bits_lost), by the kernels'
-// harness names.
+// (mmvram/harness/tolerance.hpp: f32_bound, kRevertCoefficient, bits_lost), under this tool's
+// names.
 #pragma once
 #include "kernel_inputs.hpp"
 
 #include "mmvram/harness/kernel_reference.hpp"
 #include "mmvram/harness/tolerance.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 using kernel_reference::verdict;
 using kernel_reference::verify_copy;
@@ -20,4 +20,4 @@ using mmv::f32_bound;
 using mmv::kBitsLostBins;
 using mmv::kRevertCoefficient;
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -15,7 +15,7 @@
 #include "json_file.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 using method = state_passing_method;
@@ -183,4 +183,4 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
   return std::all_of(rows.begin(), rows.end(), [](const row& r) { return r.verified; }) ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

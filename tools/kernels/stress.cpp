@@ -21,7 +21,7 @@
 #include "reference.hpp"
 #include "state_passing_reference.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 namespace {
 
 constexpr std::size_t kGuard = 64;      // poisoned bytes before and after every output
@@ -430,4 +430,4 @@ int run_stress_command(const stress_options& o, std::ostream& os) {
   return r.failures == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels
