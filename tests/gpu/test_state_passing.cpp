@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "test_seed.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
@@ -76,8 +77,7 @@ void require_close(const std::vector<float>& got, const std::vector<double>& wan
 
 const method kFloatMethods[] = {method::cuda_core, method::tensor_core, method::tensor_core_speculative};
 
-// A fresh seed per test case, printed with every failure so it can be replayed.
-std::uint64_t fresh_seed() { return (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}(); }
+using mmv::test::fresh_seed;  // fresh per test case (or MMV_TEST_SEED), printed with every failure
 
 }  // namespace
 

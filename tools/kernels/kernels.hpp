@@ -13,8 +13,10 @@
 
 namespace mmv::tool::kernels {
 
-
 enum class op { copy, reduce, scan, segmented_scan, segmented_sum };
+// The operation's name as the JSON files and the printed tables write it ("copy", "reduce",
+// "scan", "segmented_scan", "segmented_sum"; "?" for a value outside the enum); a static
+// string, never null.
 const char* op_name(op o);
 // The byte floor of an operation, per item: what any kernel must read and write
 // (docs/gpu_targets.md): copy and scan 8 (4 read + 4 written), reduce 4, segmented scan 9
@@ -70,6 +72,10 @@ struct kernel_info {
   }
 };
 
+// Every kernel `mmvram kernels` knows, built once (thread-safe) and never changed: names are
+// unique, in the order the tables print them; the pointers into it (select_kernels,
+// fused_kernels_of) stay valid for the whole process. A kernel that was not built is listed with
+// `unavailable` saying why.
 const std::vector<kernel_info>& all_kernels();
 // spec: "all", "ours", "ablation" (the tensor-core variants), "baselines" (neither), or comma-separated
 // kernel names; empty result and a message in `error` when a name is unknown.

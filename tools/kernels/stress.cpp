@@ -31,7 +31,7 @@ constexpr unsigned char kPoison = 0xff;
 // Host buffers are page-locked whatever their size: the async copies on a worker's stream need it.
 constexpr auto kPinned = runtime::pinning::always;
 
-// A non-blocking stream owned by one worker.
+// Whether all `bytes` bytes at p still hold kPoison (a guard no kernel may write).
 bool all_poison(const unsigned char* p, std::size_t bytes) {
   return std::all_of(p, p + bytes, [](unsigned char b) { return b == kPoison; });
 }
