@@ -53,8 +53,8 @@ TEST_CASE("bad kernels command lines exit 2 with one line") {
 TEST_CASE("an output file that cannot be written exits 2 before anything runs") {
   hide_devices();  // the path is checked before the device is looked for
   const std::string missing = "/nonexistent-mmvram-dir/out.json";
-  require_clean_error({"kernels", "check", "--quick", "--json", missing}, "cannot write --json '" + missing + "': No such file or directory");
-  require_clean_error({"kernels", "stress", "--json", missing}, "cannot write --json '" + missing + "'");
+  require_clean_error({"kernels", "check", "--quick", "--out", missing}, "cannot write --out '" + missing + "': No such file or directory");
+  require_clean_error({"kernels", "stress", "--out", missing}, "cannot write --out '" + missing + "'");
   require_clean_error({"kernels", "bench", "--out", missing}, "cannot write --out '" + missing + "'");
   require_clean_error({"kernels", "accuracy", "--out", missing}, "cannot write --out '" + missing + "'");
   require_clean_error({"kernels", "state-passing", "--out", missing}, "cannot write --out '" + missing + "'");

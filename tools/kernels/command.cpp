@@ -122,7 +122,7 @@ int run_check_command(const std::vector<std::string>& args) {
        options{{"--seed", [&](const std::string& v) { o.seed = a.seed = parse_seed(v); }},
                {"--dtypes", [&](const std::string& v) { o.dtypes = a.dtypes = parse_dtypes(v); }},
                {"--kernels", suite("--kernels", [&](const std::string& v) { o.kernels = v; })},
-               {"--json", suite("--json", [&](const std::string& v) { o.json_path = v; })},
+               {"--out", suite("--out", [&](const std::string& v) { o.json_path = v; })},
                {"--n", algo("--n", [&](const std::string& v) { a.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 24); })},
                {"--s", algo("--s", [&](const std::string& v) { a.s = small(v, "--s", 2, 4096); })},
                {"--density", algo("--density", [&](const std::string& v) {
@@ -138,7 +138,7 @@ int run_check_command(const std::vector<std::string>& args) {
   if (a.algorithm.empty()) {
     if (!algorithm_only.empty()) throw usage_error(algorithm_only.front() + " applies to kernels check ALGO only");
     require_selection(o.kernels);
-    require_writable(o.json_path, "--json");
+    require_writable(o.json_path, "--out");
     if (!have_device("kernels check")) return 2;
     return run_check(o, std::cout);
   }
@@ -217,7 +217,7 @@ int run_stress_command_line(const std::vector<std::string>& args) {
                {"--max-n", [&](const std::string& v) { o.max_n = parse_count_in(v, "--max-n", 1, top); }},
                {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
                {"--kernels", [&](const std::string& v) { o.kernels = v; }},
-               {"--json", [&](const std::string& v) { o.json_path = v; }}},
+               {"--out", [&](const std::string& v) { o.json_path = v; }}},
        switches{{"--no-state-passing", [&] { o.state_passing = false; }},
                 {"--no-backend", [&] { backend = false; }},
                 {"--no-load", [&] { o.load = false; }}},
@@ -236,7 +236,7 @@ int run_stress_command_line(const std::vector<std::string>& args) {
     throw usage_error("--kernels: no fused kernel selected (kernels stress calls ours, ablation or their names; not " + other + ")");
   if (!other.empty())
     throw usage_error("--kernels: kernels stress calls the fused kernels only (ours, ablation or their names), not " + other);
-  require_writable(o.json_path, "--json");
+  require_writable(o.json_path, "--out");
   if (backend) {
     o.extra_case = [](std::uint64_t seed) { return gpu::random_backend_case(seed); };
     o.extra_name = "cuda_backend";
