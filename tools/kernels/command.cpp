@@ -1,6 +1,6 @@
 // `mmvram kernels check|bench|profile|accuracy|stress|state-passing`: the command lines of the
-// fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers (cli.hpp) against the option
-// tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
+// fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers
+// (cli.hpp) against the option tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
 // after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
 // including every check of the options' meaning made before the run), an output file that cannot
 // be written (io_error: checked before the run, and again when written) or no CUDA device.
@@ -233,7 +233,7 @@ int run_stress_command_line(const std::vector<std::string>& args) {
     list += (list.empty() ? "" : ", ") + k->name;
   }
   if (fused.empty() && !o.state_passing)
-    throw usage_error("--kernels: no fused kernel selected (kernels stress calls ours, ablation or their names; not " + other + ")");
+    throw usage_error("--kernels: no fused kernel selected (kernels stress calls ours, ablation or their names, not " + other + ")");
   if (!other.empty())
     throw usage_error("--kernels: kernels stress calls the fused kernels only (ours, ablation or their names), not " + other);
   require_writable(o.json_path, "--out");
