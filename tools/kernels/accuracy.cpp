@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "accuracy.hpp"
 
 #include <cmath>
@@ -12,6 +13,11 @@
 #include "json_file.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::distribution;
+using inputs::dtype;
+using inputs::fill_flags;
+using inputs::mix64;
 namespace {
 
 using inputs::fill_family;

@@ -1,5 +1,5 @@
 // mmvram kernels accuracy: V3's fp32 error against the magnitude spread of its inputs, beside the
-// other variants, on the fp32 rule of check (reference.hpp; derivation in docs/gpu_v3_error.md).
+// other variants, on the fp32 rule of check (mmvram/harness/tolerance.hpp; derivation in docs/gpu_v3_error.md).
 #pragma once
 #include <cstdint>
 #include <ostream>

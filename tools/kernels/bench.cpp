@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "bench.hpp"
 
 #include <algorithm>
@@ -16,6 +17,15 @@
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
 namespace {
 
 struct row {

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "check.hpp"
 
 #include <algorithm>
@@ -12,6 +13,19 @@
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
+using kernel_reference::verify_copy;
+using kernel_reference::verify_reduce;
+using kernel_reference::verify_segmented_scan;
+using kernel_reference::verify_segmented_sum;
 namespace {
 
 constexpr std::size_t memory_margin = std::size_t{512} << 20;

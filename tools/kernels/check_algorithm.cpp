@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "check_algorithm.hpp"
 
 #include <algorithm>
@@ -14,6 +15,9 @@
 #include "mmvram/model/machine.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::dtype;
+using inputs::dtype_name;
 namespace {
 
 // The harness reference of `entry` on x (words or held reals) and flags.

@@ -5,6 +5,7 @@
 // reference; the kernels by check's fp32 rule against the kernels' float64 reference
 // (kernel_reference.hpp) on the same float32 values, not against the harness reference.
 #pragma once
+#include "mmvram/harness/random_inputs.hpp"
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -21,7 +22,7 @@ struct algorithm_check_options {
   int s = 16;                                // the backends' MMU tile size
   double density = 0.05;                     // probability that a position starts a segment
   std::uint64_t seed = 1;
-  std::vector<dtype> dtypes{dtype::i32, dtype::f32};  // i32: integer machine, B = 32; f32: float32
+  std::vector<inputs::dtype> dtypes{inputs::dtype::i32, inputs::dtype::f32};  // i32: integer machine, B = 32; f32: float32
 };
 
 // The fused kernels (V0-V3) of registry algorithm `algorithm`: the names of its registry
@@ -39,9 +40,10 @@ std::string not_checkable_reason(const std::string& algorithm);
 
 // Runs the comparison and prints one line per (dtype, path). i32: every path must equal the
 // harness reference exactly (int32 wrap-around for the kernels). f32: the backends within the
-// registry's tolerance of it; the kernels by check's fp32 rule (reference.hpp: against the
-// kernels' float64 reference, not the harness reference), on the same float32 values. Returns 1 when a path failed (check's counting: V3's documented fp32
-// inaccuracy is printed, not counted), else 0. Throws std::invalid_argument for an algorithm
+// registry's tolerance of it; the kernels by check's fp32 rule (mmvram/harness/tolerance.hpp),
+// against the kernels' float64 reference, not the harness reference, on the same float32
+// values. Returns 1 when a path failed (check's counting: V3's documented fp32 inaccuracy is
+// printed, not counted), else 0. Throws std::invalid_argument for an algorithm
 // without fused kernels and cuda_error when the CUDA context is lost.
 int run_algorithm_check(const algorithm_check_options& o, std::ostream& os);
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "accuracy.hpp"
 #include "bench.hpp"
 #include "check.hpp"
@@ -33,6 +34,9 @@ namespace mmv::tool {
 namespace {
 
 using namespace mmv::tool::kernels;
+using mmv::inputs::distribution;
+using mmv::inputs::dtype;
+using mmv::inputs::parse_dtype;
 using options = std::map<std::string, std::function<void(const std::string&)>>;
 using switches = std::map<std::string, std::function<void()>>;
 

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "kernels.hpp"
 
 #include <sstream>
@@ -8,6 +9,8 @@
 #include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::dtype;
 
 const char* op_name(op o) {
   switch (o) {

@@ -1,6 +1,7 @@
 // The registry of everything check and bench run: mmvram's kernels (api.hpp) and the baselines
 // (baselines.hpp), each behind one uniform call on a prepared device input set.
 #pragma once
+#include "mmvram/harness/random_inputs.hpp"
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -25,7 +26,7 @@ double bytes_per_item(op o);
 
 // One input set on the device. keys / offsets are prepared only for kernels that need them.
 struct device_inputs {
-  dtype type = dtype::f32;
+  inputs::dtype type = inputs::dtype::f32;
   std::int64_t n = 0;
   const void* x = nullptr;
   const std::uint8_t* flags = nullptr;
@@ -53,7 +54,7 @@ struct kernel_info {
   double item_bytes = 0, segment_bytes = 0;
   // fp32 only: REVERT subtracts speculative sums over aligned blocks of this many items (V3:
   // 512), so check allows a result of two items or more V3's derived bound, kRevertCoefficient
-  // (reference.hpp) times the sum of |x| over its start's block before the start (0: none).
+  // (mmvram/harness/tolerance.hpp) times the sum of |x| over its start's block before the start (0: none).
   std::int64_t speculation_block = 0;
   // false: the kernel's fp32 results carry a documented inaccuracy (V3's REVERT by subtraction,
   // docs/gpu_v3_error.md); check still applies the fp32 rule and reports FAIL, but such failures

@@ -1,4 +1,5 @@
 // mmvram kernels state-passing (state_passing_bench.hpp).
+#include "mmvram/harness/random_inputs.hpp"
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include "mmvram/gpu/state_passing.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::dtype;
 namespace {
 
 using method = state_passing_method;

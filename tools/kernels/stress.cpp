@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "stress.hpp"
 
 #include <algorithm>
@@ -18,10 +19,23 @@
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
-#include "reference.hpp"
+#include "mmvram/harness/kernel_reference.hpp"
+#include "mmvram/harness/tolerance.hpp"
 #include "state_passing_reference.hpp"
 
 namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
+using kernel_reference::verdict;
+using kernel_reference::verify_segmented_scan;
+using kernel_reference::verify_segmented_sum;
 namespace {
 
 constexpr std::size_t kGuard = 64;      // poisoned bytes before and after every output
@@ -189,7 +203,7 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
     guard_error = sum ? "wrote sums past num_segments or before sums" : "wrote outside out[0, n)";
   std::int64_t still_poison = 0;  // the inputs are finite: an fp32 result never is the poison NaN
   for (std::int64_t i = 0; i < written; ++i) still_poison += all_poison(hout + out_begin + 4 * i, 4);
-  // V3's fp32 misses the fp32 rule at single-item results by design (reference.hpp): accepted
+  // V3's fp32 misses the fp32 rule at single-item results by design (mmvram/harness/tolerance.hpp): accepted
   // when every other result passes and those stay within the derived bound.
   const bool documented = !k.claims_fp32_accuracy && t == dtype::f32 && !v.layout_error && still_poison == 0 &&
                           v.bad == v.single_bad && v.single_over_derived <= 1.0;
