@@ -108,15 +108,17 @@ const std::vector<command_doc> docs{
                  {"--seed", "S", "seed of the inputs (default: fresh, printed)"},
                  {"--kernels", "LIST", "all (default), ours, ablation, baselines, or kernel names"},
                  {"--dtypes", "LIST", "f32,i32 (default both)"},
-                 {"--json", "FILE", "write every result as JSON (schema mmvram-gpu-check/1)"},
+                 {"--out", "FILE.json", "write every result as JSON (schema mmvram-gpu-check/1)"},
                  {"--verbose", "", "print the edge cases that passed too"},
                  {"--n", "N", "ALGO: items of the one input, 1..2^24 (default 2^20+3)"},
                  {"--s", "S", "ALGO: the backends' MMU tile size (default 16)"},
                  {"--density", "D", "ALGO: probability that a position starts a segment (default 0.05)"}},
-     .note = "With ALGO (matmul-scan, sscr, scd): one input, drawn as `run` draws it, through the simulate\n"
-             "  and cuda backends and every fused kernel of ALGO (V0-V3), each compared with the harness\n"
-             "  reference (i32 exactly; f32: backends within their tolerance, kernels by the fp32 rule).\n"
-             "  --quick, --no-big, --kernels, --json and --verbose are the suite's; --n, --s, --density ALGO's."},
+     .note = "With ALGO (a registry algorithm whose fused kernels are in the kernel table; any other ALGO\n"
+             "  is refused with their names): one input, drawn as `run` draws it, through the simulate\n"
+             "  and cuda backends and every fused kernel of ALGO (V0-V3). i32: every path equal to the\n"
+             "  harness reference; f32: the backends within their tolerance of the harness reference, the\n"
+             "  kernels by check's fp32 rule (against their float64 reference) on the same float32 values.\n"
+             "  --quick, --no-big, --kernels, --out and --verbose are the suite's; --n, --s, --density ALGO's."},
     {.name = "kernels bench",
      .synopsis = "kernels bench [options]",
      .summary = "median times of the kernels beside CUB and a copy, as JSON",
@@ -163,7 +165,7 @@ const std::vector<command_doc> docs{
                  {"--no-state-passing", "", "no state-passing cases"},
                  {"--no-backend", "", "no thread comparing the simulate and cuda backends"},
                  {"--no-load", "", "no stream keeping the SMs busy"},
-                 {"--json", "FILE", "write the report as JSON (schema mmvram-gpu-stress/1)"}}},
+                 {"--out", "FILE.json", "write the report as JSON (schema mmvram-gpu-stress/1)"}}},
     {.name = "kernels state-passing",
      .synopsis = "kernels state-passing [options]",
      .summary = "inter-chunk state passing (chunked linear attention), timed",

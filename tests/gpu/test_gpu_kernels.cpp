@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "catch.hpp"
 #include "check.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
@@ -15,7 +16,12 @@
 
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
+using mmv::bits_lost;
+using mmv::inputs::distribution;
+using mmv::inputs::dtype;
+using mmv::inputs::dtype_name;
+using mmv::inputs::mix64;
 namespace runtime = mmv::gpu::runtime;
 
 std::vector<const kernel_info*> kernels_named(const std::string& spec) {

@@ -1,8 +1,11 @@
 // The JSON of `mmvram kernels` without a GPU: a check result's object keeps the keys and order
 // of the mmvram-gpu-check/1 and mmvram-gpu-accuracy/1 schemas (docs/kernels.md#json-schemas),
 // and write_json_file writes non-finite numbers as null, stamps the build's commit, and refuses
-// a path it cannot write.
+// a path it cannot write (with the reason) and a FIFO without a reader.
 #include "catch.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -14,7 +17,7 @@
 #include "check.hpp"
 #include "json_file.hpp"
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
 
 TEST_CASE("a check result's JSON object has the schema's keys in order") {
   check_result r;
@@ -49,5 +52,13 @@ TEST_CASE("write_json_file writes null for non-finite numbers and the commit, an
                       "  \"commit\": \"" + commit + "\",\n  \"commit_dirty\": " +
                       (mmv::build_dirty() ? "true" : "false") + "\n}\n");
   std::filesystem::remove(path);
-  CHECK_THROWS_WITH(write_json_file("/nonexistent-dir/x.json", doc), "cannot write /nonexistent-dir/x.json");
+  CHECK_THROWS_WITH(write_json_file("/nonexistent-dir/x.json", doc),
+                    "cannot write the JSON file '/nonexistent-dir/x.json': No such file or directory");
+  // A FIFO without a reader is refused at once, not waited on.
+  const auto fifo = std::filesystem::temp_directory_path() / ("mmvram-kernels-json-fifo-" + std::to_string(::getpid()));
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(write_json_file(fifo.string(), doc),
+                    "cannot write the JSON file '" + fifo.string() +
+                        "': it is a pipe (FIFO) with no reader, and mmvram does not wait for one");
+  std::filesystem::remove(fifo);
 }

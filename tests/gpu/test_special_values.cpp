@@ -6,9 +6,9 @@
 // items into bf16 parts, whose smallest subnormal is 2^-133, so an item loses what lies below
 // that; each finite result may differ by 2^-133 per item summed on top of the fp32 bound. V3
 // (*_tc_warp) REVERTs by subtraction: its results of two items or more get its derived bound
-// (kRevertCoefficient times H, the sum of |x| over the start's 512-item block before the start,
-// reference.hpp); a single-item result is x in every order and gets the fp32 bound alone. V3's
-// fp32 is a documented inaccuracy (docs/gpu_v3_error.md): its finite errors beyond the rule are
+// (kRevertCoefficient times H, the sum of |x| over the start's 512-item block before the
+// start, harness/tolerance.hpp); a single-item result is x in every order and gets the fp32
+// bound alone. V3's fp32 is a documented inaccuracy (docs/gpu_v3_error.md): its finite errors beyond the rule are
 // printed, not required; its classes are. Segmented sums of the subnormal cases are exact in any
 // order, so there every other segmented kernel must match the sequential sum bit for bit.
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "catch.hpp"
 #include "check.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
@@ -30,7 +31,12 @@
 
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
+using mmv::f32_bound;
+using mmv::kRevertCoefficient;
+using mmv::inputs::distribution;
+using mmv::inputs::dtype;
+using mmv::inputs::fill_flags;
 namespace runtime = mmv::gpu::runtime;
 
 int value_class(float v) { return std::isnan(v) ? 3 : std::isinf(v) ? (v > 0 ? 1 : 2) : 0; }
@@ -78,7 +84,7 @@ std::vector<float> run_on_device(const kernel_info& k, const special_case& c) {
 
 // Sequential fp32 and float64 references: per item (scans) or per segment (sums), with the
 // float64 sum of |x| so far (the scale of a finite error) and, for kernels with a speculation
-// block (kernel_info), H of the segment's start (reference.hpp: kRevertCoefficient).
+// block (kernel_info), H of the segment's start (mmvram/harness/tolerance.hpp: kRevertCoefficient).
 struct reference {
   std::vector<float> fp32;
   std::vector<double> fp64, abs_sum, head;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "test_seed.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
@@ -21,9 +22,9 @@ using namespace mmv::gpu;
 using runtime::device_buffer;
 using method = state_passing_method;
 
-using problem = harness::state_passing_problem;
-using harness::kStatePassingTolerance;
-using harness::state_passing_reference;
+using problem = mmv::tool::kernels::state_passing_problem;
+using mmv::tool::kernels::kStatePassingTolerance;
+using mmv::tool::kernels::state_passing_reference;
 
 template <class T>
 std::vector<T> converted(const std::vector<double>& x) {
@@ -52,7 +53,7 @@ std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t of
   runtime::device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
   if (bf16) {
     std::vector<std::uint16_t> u(p.local.size());
-    for (std::size_t i = 0; i < u.size(); ++i) u[i] = harness::to_bf16_bits(float(p.local[i]));
+    for (std::size_t i = 0; i < u.size(); ++i) u[i] = mmv::tool::kernels::to_bf16_bits(float(p.local[i]));
     const auto local = upload(u, offset);
     state_passing(local.as<std::uint16_t>() + offset, decay.as<float>(), starts.as<std::uint8_t>(),
                   out.as<float>() + offset, p.shape, m);
@@ -76,8 +77,7 @@ void require_close(const std::vector<float>& got, const std::vector<double>& wan
 
 const method kFloatMethods[] = {method::cuda_core, method::tensor_core, method::tensor_core_speculative};
 
-// A fresh seed per test case, printed with every failure so it can be replayed.
-std::uint64_t fresh_seed() { return (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}(); }
+using mmv::test::fresh_seed;  // fresh per test case (or MMV_TEST_SEED), printed with every failure
 
 }  // namespace
 
@@ -93,9 +93,9 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
   for (const auto& s : shapes)
     for (double rate : {0.0, 0.05, 0.3, 1.0})
       for (bool bf16 : {false, true}) {
-        auto p = harness::make_state_passing_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
+        auto p = mmv::tool::kernels::make_state_passing_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
         if (bf16)
-          for (auto& x : p.local) x = harness::from_bf16_bits(harness::to_bf16_bits(float(x)));
+          for (auto& x : p.local) x = mmv::tool::kernels::from_bf16_bits(mmv::tool::kernels::to_bf16_bits(float(x)));
         std::vector<double> want, bound, unsegmented;
         state_passing_reference(p, want, bound, &unsegmented);
         for (method m : kFloatMethods) {
@@ -111,7 +111,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = harness::make_state_passing_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
+  auto p = mmv::tool::kernels::make_state_passing_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
   p.starts[0] = 1;
   std::vector<double> want, bound;
   state_passing_reference(p, want, bound);
@@ -166,7 +166,7 @@ TEST_CASE("state passing never leaks across sequence starts", "[state_passing]")
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = harness::make_state_passing_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
+  auto p = mmv::tool::kernels::make_state_passing_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
   for (std::int64_t j : {0, 7, 16, 40, 41, 70}) p.starts[j] = 1;  // sequence 2 is chunks 16..39
   std::vector<double> want, bound, unsegmented;
   state_passing_reference(p, want, bound, &unsegmented);
@@ -196,7 +196,7 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = harness::make_state_passing_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
+  auto p = mmv::tool::kernels::make_state_passing_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
   p.starts[20] = p.starts[36] = 1;
   p.local[22 * 32 + 5] = INFINITY;  // chunk 22, lane 5: sequence 20..35
   std::vector<double> want, bound;
@@ -220,7 +220,7 @@ TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1",
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  auto p = harness::make_state_passing_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
+  auto p = mmv::tool::kernels::make_state_passing_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
   std::vector<double> want, bound, unsegmented;
   state_passing_reference(p, want, bound, &unsegmented);
   std::vector<float> head_major(p.log_decay.size());  // [H][G]

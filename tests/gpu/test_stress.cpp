@@ -18,7 +18,7 @@
 #include "test_seed.hpp"
 
 TEST_CASE("the GPU kernels stay right under concurrent load", "[stress]") {
-  using namespace mmv::gpu::harness;
+  using namespace mmv::tool::kernels;
   stress_options o;
   o.seed = mmv::test::fresh_seed();
   o.seconds = 300;

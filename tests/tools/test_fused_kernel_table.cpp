@@ -1,6 +1,6 @@
 // The registry's fused_kernels against the GPU tool's kernel table (CUDA builds, no device
 // needed): the fused kernels of all_kernels() (families "ours" and "ablation") are the union of
-// the registry entries' fused_kernels, each entry's the ones `mmvram kernels check --algorithm`
+// the registry entries' fused_kernels, each entry's the ones `mmvram kernels check ALGO`
 // runs for it; an entry naming state-propagation methods names every method of
 // state_passing.hpp's state_passing_method.
 #include "catch.hpp"
@@ -36,7 +36,7 @@ std::set<std::string> state_passing_methods() {
 }  // namespace
 
 TEST_CASE("the GPU tool's fused kernels are the registry's fused_kernels") {
-  namespace h = mmv::gpu::harness;
+  namespace h = mmv::tool::kernels;
   std::set<std::string> table;
   for (const auto& k : h::all_kernels())
     if (k.family == "ours" || k.family == "ablation") table.insert(k.name);
@@ -49,7 +49,7 @@ TEST_CASE("the GPU tool's fused kernels are the registry's fused_kernels") {
   for (const auto& e : mmv::algorithm_table()) {
     CAPTURE(e.name);
     const std::set<std::string> listed(e.fused_kernels.begin(), e.fused_kernels.end());
-    std::set<std::string> checked;  // what `mmvram kernels check --algorithm` runs for it
+    std::set<std::string> checked;  // what `mmvram kernels check ALGO` runs for it
     for (const auto* k : h::fused_kernels_of(e.name)) checked.insert(k->name);
     const bool are_methods = !listed.empty() && std::includes(methods.begin(), methods.end(), listed.begin(), listed.end());
     if (are_methods) {

@@ -43,11 +43,31 @@ TEST_CASE("bad kernels command lines exit 2 with one line") {
   require_clean_error({"kernels", "state-passing", "--mu", "13"}, "--mu must be in [0, 12]");
   require_clean_error({"kernels", "state-passing", "--mu", "12", "--sigma", "3"}, "the batch would be too large");
   require_clean_error({"kernels", "stress", "extra"}, "kernels stress takes no argument");
+  // The meaning of the options is checked at parse time too: usage errors, exit 2.
+  require_clean_error({"kernels", "stress", "--kernels", "copy", "--no-state-passing"}, "--kernels: no fused kernel selected");
+  require_clean_error({"kernels", "stress", "--kernels", "sscr_segmented_scan,copy"},
+                      "kernels stress calls the fused kernels only (ours, ablation or their names), not copy");
+  require_clean_error({"kernels", "stress", "--kernels", "baselines"}, "kernels stress calls the fused kernels only");
+}
+
+TEST_CASE("an output file that cannot be written exits 2 before anything runs") {
+  hide_devices();  // the path is checked before the device is looked for
+  const std::string missing = "/nonexistent-mmvram-dir/out.json";
+  require_clean_error({"kernels", "check", "--quick", "--out", missing}, "cannot write --out '" + missing + "': No such file or directory");
+  require_clean_error({"kernels", "stress", "--out", missing}, "cannot write --out '" + missing + "'");
+  require_clean_error({"kernels", "bench", "--out", missing}, "cannot write --out '" + missing + "'");
+  require_clean_error({"kernels", "accuracy", "--out", missing}, "cannot write --out '" + missing + "'");
+  require_clean_error({"kernels", "state-passing", "--out", missing}, "cannot write --out '" + missing + "'");
+  require_clean_error({"kernels", "bench", "--out", "/tmp"}, "cannot write --out '/tmp': it is a directory");
 }
 
 TEST_CASE("kernels check ALGO takes a registered algorithm with fused kernels and its own options") {
   require_clean_error({"kernels", "check", "nosuch"}, "unknown algorithm 'nosuch'");
   require_clean_error({"kernels", "check", "hillis-steele-scan"}, "hillis-steele-scan has no fused kernels");
+  // The names it takes come from the registry (entries whose fused kernels are in the kernel table).
+  require_clean_error({"kernels", "check", "hillis-steele-scan"}, "(kernels check ALGO takes matmul-scan, scd, sscr)");
+  // state-passing has fused kernels, the state-passing methods, checked elsewhere.
+  require_clean_error({"kernels", "check", "state-passing"}, "checked by `mmvram kernels state-passing` and the [state_passing] tests");
   require_clean_error({"kernels", "check", "sscr", "scd"}, "kernels check takes one algorithm");
   require_clean_error({"kernels", "check", "sscr", "--quick"}, "--quick applies to the kernel suite");
   require_clean_error({"kernels", "check", "scd", "--kernels", "ours"}, "--kernels applies to the kernel suite");

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "accuracy.hpp"
 
 #include <cmath>
@@ -11,7 +12,12 @@
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "json_file.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::distribution;
+using inputs::dtype;
+using inputs::fill_flags;
+using inputs::mix64;
 namespace {
 
 using inputs::fill_family;
@@ -92,4 +98,4 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
   return counted == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,11 +1,11 @@
 // mmvram kernels accuracy: V3's fp32 error against the magnitude spread of its inputs, beside the
-// other variants, on the fp32 rule of check (reference.hpp; derivation in docs/gpu_v3_error.md).
+// other variants, on the fp32 rule of check (mmvram/harness/tolerance.hpp; derivation in docs/gpu_v3_error.md).
 #pragma once
 #include <cstdint>
 #include <ostream>
 #include <string>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct accuracy_options {
   std::int64_t n = std::int64_t{1} << 22;
@@ -22,4 +22,4 @@ struct accuracy_options {
 // writes the JSON. Returns 1 when a counted failure (check's rule) occurred, else 0.
 int run_accuracy(const accuracy_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "bench.hpp"
 
 #include <algorithm>
@@ -15,7 +16,16 @@
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
 namespace {
 
 struct row {
@@ -50,18 +60,17 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
       k.run(ins[static_cast<std::size_t>(w) % ins.size()], o, temp.get(), tb, nullptr);
     }
     runtime::check(cudaDeviceSynchronize(), k.name + " warm-up");
-    std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(reps));
-    for (auto& e : ev) runtime::check(cudaEventCreate(&e), "cudaEventCreate");
+    // One owning pair of events per call (destroyed on every path), all recorded before the one wait.
+    const auto timers = std::make_unique<runtime::event_timer[]>(static_cast<std::size_t>(reps));
     for (int i = 0; i < reps; ++i) {
       tb = most;
-      runtime::check(cudaEventRecord(ev[2 * i], nullptr), "cudaEventRecord");
+      timers[i].start(nullptr);
       k.run(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr);
-      runtime::check(cudaEventRecord(ev[2 * i + 1], nullptr), "cudaEventRecord");
+      timers[i].stop(nullptr);
     }
     runtime::check(cudaDeviceSynchronize(), k.name);
     std::vector<float> ms(static_cast<std::size_t>(reps));
-    for (int i = 0; i < reps; ++i) runtime::check(cudaEventElapsedTime(&ms[i], ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
-    for (auto& e : ev) cudaEventDestroy(e);
+    for (int i = 0; i < reps; ++i) ms[i] = timers[i].elapsed_ms();
     std::sort(ms.begin(), ms.end());
     r.median_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
     r.min_ms = ms.front();
@@ -83,9 +92,7 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
     }
   } catch (const cuda_error& e) {
     r.error = e.what();
-    const cudaError_t sticky = cudaDeviceSynchronize();
-    if (sticky != cudaSuccess) throw cuda_error("CUDA context lost after " + k.name + ": " + cudaGetErrorString(sticky));
-    cudaGetLastError();
+    runtime::throw_if_context_lost(k.name);
   }
 }
 
@@ -319,4 +326,4 @@ int run_bench(const bench_options& o, std::ostream& os) {
   return failures == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

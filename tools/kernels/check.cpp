@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "check.hpp"
 
 #include <algorithm>
@@ -11,7 +12,20 @@
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
+using kernel_reference::verify_copy;
+using kernel_reference::verify_reduce;
+using kernel_reference::verify_segmented_scan;
+using kernel_reference::verify_segmented_sum;
 namespace {
 
 constexpr std::size_t memory_margin = std::size_t{512} << 20;
@@ -235,12 +249,7 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
     } catch (const cuda_error& e) {
       r.status = "ERROR";
       r.detail = e.what();
-      const cudaError_t sticky = cudaDeviceSynchronize();
-      if (sticky != cudaSuccess) {
-        results.push_back(r);
-        throw cuda_error("CUDA context lost after " + k->name + ": " + cudaGetErrorString(sticky));
-      }
-      cudaGetLastError();
+      runtime::throw_if_context_lost(k->name);
     }
     results.push_back(r);
   }
@@ -477,4 +486,4 @@ int run_check(const check_options& o, std::ostream& os) {
   return counted == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "check_algorithm.hpp"
 
 #include <algorithm>
@@ -13,18 +14,11 @@
 #include "mmvram/harness/registry.hpp"
 #include "mmvram/model/machine.hpp"
 
-namespace mmv::gpu::harness {
-namespace {
+namespace mmv::tool::kernels {
 
-// The registry algorithms with fused kernels: the kernels' operation and name prefix.
-struct fused_family {
-  const char* algorithm;
-  op kind;
-  const char* prefix;
-};
-constexpr fused_family families[] = {{"matmul-scan", op::scan, "matmul_scan"},
-                                     {"sscr", op::segmented_scan, "sscr_segmented_scan"},
-                                     {"scd", op::segmented_sum, "scd_segmented_sum"}};
+using inputs::dtype;
+using inputs::dtype_name;
+namespace {
 
 // The harness reference of `entry` on x (words or held reals) and flags.
 template <class T>
@@ -60,22 +54,44 @@ void print_line(std::ostream& os, dtype t, const std::string& path, const std::s
 
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm) {
   std::vector<const kernel_info*> out;
-  for (const auto& f : families)
-    if (algorithm == f.algorithm)
-      for (const auto& k : all_kernels())
-        if (k.kind == f.kind && (k.family == "ours" || k.family == "ablation") && k.name.rfind(f.prefix, 0) == 0)
-          out.push_back(&k);
+  const auto& table = algorithm_table();
+  const auto e = std::find_if(table.begin(), table.end(), [&](const auto& x) { return x.name == algorithm; });
+  if (e == table.end()) return out;
+  for (const std::string& name : e->fused_kernels)
+    for (const auto& k : all_kernels())
+      if (k.name == name) out.push_back(&k);
   return out;
+}
+
+std::vector<std::string> checkable_algorithms() {
+  std::vector<std::string> out;
+  for (const auto& e : algorithm_table())
+    if (!fused_kernels_of(e.name).empty()) out.push_back(e.name);
+  return out;
+}
+
+std::string not_checkable_reason(const std::string& algorithm) {
+  const auto& table = algorithm_table();
+  const auto e = std::find_if(table.begin(), table.end(), [&](const auto& x) { return x.name == algorithm; });
+  std::string names;
+  for (const auto& a : checkable_algorithms()) names += (names.empty() ? "" : ", ") + a;
+  if (e != table.end() && !e->fused_kernels.empty()) {
+    std::string listed;
+    for (const auto& k : e->fused_kernels) listed += (listed.empty() ? "" : ", ") + k;
+    return algorithm + "'s fused kernels (" + listed + ") are the state-passing methods, checked by " +
+           "`mmvram kernels state-passing` and the [state_passing] tests, not by kernels check ALGO (" + names + ")";
+  }
+  return algorithm + " has no fused kernels (kernels check ALGO takes " + names + ")";
 }
 
 int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
   const auto kernels = fused_kernels_of(o.algorithm);
-  if (kernels.empty()) throw std::invalid_argument(o.algorithm + " has no fused kernels (matmul-scan, sscr, scd)");
+  if (kernels.empty()) throw std::invalid_argument(not_checkable_reason(o.algorithm));
   const op kind = kernels.front()->kind;
   const algorithm_entry& entry = find_algorithm(o.algorithm);
   os << "kernels check " << o.algorithm << ": n = " << o.n << ", s = " << o.s << ", density " << o.density
      << ", seed " << o.seed << "; the simulate and cuda backends and " << kernels.size()
-     << " fused kernels against the harness reference\n";
+     << " fused kernels (i32: all against the harness reference; f32: the backends against it, the kernels by the fp32 rule)\n";
   int failed = 0;
   for (const dtype t : o.dtypes) {
     const bool integer = t == dtype::i32;
@@ -112,7 +128,7 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
       else xf[i] = static_cast<float>(reals[i]);
       flags[i] = kind != op::scan && input.flags[i] != 0;
     }
-    if (count > 0) flags[0] = 1;  // position 0 starts a segment in both harnesses
+    if (count > 0) flags[0] = 1;  // position 0 starts a segment for the backends and the kernels alike
     const output_check same_as_reference = [&](const kernel_info&, const void* out, std::int64_t m) {
       if (!integer) return std::string();  // f32: check's rule (same float32 values)
       std::vector<std::int32_t> want(ref_words.size());
@@ -134,4 +150,4 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
   return failed == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,14 +1,22 @@
 // `mmvram kernels check|bench|profile|accuracy|stress|state-passing`: the command lines of the
-// fused CUDA kernels' harness, parsed with the tool's helpers (cli.hpp) against the option
-// tables of usage.cpp. Exit codes: 0 ok, 1 a kernel failed (or the run threw after parsing),
-// 2 a usage error (usage_error, thrown to main) or no CUDA device.
+// fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers
+// (cli.hpp) against the option tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
+// after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
+// including every check of the options' meaning made before the run), an output file that cannot
+// be written (io_error: checked before the run, and again when written) or no CUDA device.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "accuracy.hpp"
 #include "bench.hpp"
 #include "check.hpp"
@@ -18,13 +26,17 @@
 #include "backend_compare.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "output.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
 
 namespace mmv::tool {
 namespace {
 
-using namespace mmv::gpu::harness;
+using namespace mmv::tool::kernels;
+using mmv::inputs::distribution;
+using mmv::inputs::dtype;
+using mmv::inputs::parse_dtype;
 using options = std::map<std::string, std::function<void(const std::string&)>>;
 using switches = std::map<std::string, std::function<void()>>;
 
@@ -66,6 +78,25 @@ void require_selection(const std::string& spec) {
   if (select_kernels(spec, err).empty()) throw usage_error("--kernels: " + err);
 }
 
+// Throws io_error (exit 2) unless `path` (given with `option`; empty: none) can be written, so a
+// bad output path is refused before the device runs anything, not after. Writable means: an
+// existing non-directory the process may write, or a new name in a directory it may write.
+// The write itself (json_file.cpp) is checked again.
+void require_writable(const std::string& path, const std::string& option) {
+  if (path.empty()) return;
+  const std::string what = "cannot write " + option + " '" + path + "': ";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw io_error(what + "it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) throw io_error(what + std::strerror(errno));
+    return;
+  }
+  if (errno != ENOENT) throw io_error(what + std::strerror(errno));
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw io_error(what + std::strerror(errno));
+}
+
 void no_positional(const std::string& command, const std::string& p) {
   throw usage_error(command + " takes no argument (got '" + p + "')");
 }
@@ -95,7 +126,7 @@ int run_check_command(const std::vector<std::string>& args) {
        options{{"--seed", [&](const std::string& v) { o.seed = a.seed = parse_seed(v); }},
                {"--dtypes", [&](const std::string& v) { o.dtypes = a.dtypes = parse_dtypes(v); }},
                {"--kernels", suite("--kernels", [&](const std::string& v) { o.kernels = v; })},
-               {"--json", suite("--json", [&](const std::string& v) { o.json_path = v; })},
+               {"--out", suite("--out", [&](const std::string& v) { o.json_path = v; })},
                {"--n", algo("--n", [&](const std::string& v) { a.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 24); })},
                {"--s", algo("--s", [&](const std::string& v) { a.s = small(v, "--s", 2, 4096); })},
                {"--density", algo("--density", [&](const std::string& v) {
@@ -111,6 +142,7 @@ int run_check_command(const std::vector<std::string>& args) {
   if (a.algorithm.empty()) {
     if (!algorithm_only.empty()) throw usage_error(algorithm_only.front() + " applies to kernels check ALGO only");
     require_selection(o.kernels);
+    require_writable(o.json_path, "--out");
     if (!have_device("kernels check")) return 2;
     return run_check(o, std::cout);
   }
@@ -121,7 +153,7 @@ int run_check_command(const std::vector<std::string>& args) {
     throw usage_error(e.what());
   }
   if (fused_kernels_of(a.algorithm).empty())
-    throw usage_error(a.algorithm + " has no fused kernels (kernels check ALGO takes matmul-scan, sscr or scd)");
+    throw usage_error(not_checkable_reason(a.algorithm));
   if (!have_device("kernels check")) return 2;
   return run_algorithm_check(a, std::cout);
 }
@@ -156,6 +188,7 @@ int run_bench_command(const std::vector<std::string>& args, bool profile) {
   walk(command, args, opts, sw, [&](const std::string& p) { no_positional(command, p); });
   if (profile && o.kernels.empty()) throw usage_error("kernels profile needs --kernels NAME");
   require_selection(o.kernels);
+  require_writable(o.out_path, "--out");
   if (!have_device(command)) return 2;
   return run_bench(o, std::cout);
 }
@@ -170,6 +203,7 @@ int run_accuracy_command(const std::vector<std::string>& args) {
                {"--out", [&](const std::string& v) { o.out_path = v; }}},
        {}, [&](const std::string& p) { no_positional("kernels accuracy", p); });
   require_selection(o.kernels);
+  require_writable(o.out_path, "--out");
   if (!have_device("kernels accuracy")) return 2;
   return run_accuracy(o, std::cout);
 }
@@ -187,15 +221,26 @@ int run_stress_command_line(const std::vector<std::string>& args) {
                {"--max-n", [&](const std::string& v) { o.max_n = parse_count_in(v, "--max-n", 1, top); }},
                {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
                {"--kernels", [&](const std::string& v) { o.kernels = v; }},
-               {"--json", [&](const std::string& v) { o.json_path = v; }}},
+               {"--out", [&](const std::string& v) { o.json_path = v; }}},
        switches{{"--no-state-passing", [&] { o.state_passing = false; }},
                 {"--no-backend", [&] { backend = false; }},
                 {"--no-load", [&] { o.load = false; }}},
        [&](const std::string& p) { no_positional("kernels stress", p); });
   if (o.min_n > o.max_n) throw usage_error("--min-n must not exceed --max-n");
   std::string err;
-  select_kernels(o.kernels, err);
+  const auto selected = select_kernels(o.kernels, err);
   if (!err.empty()) throw usage_error("--kernels: " + err);
+  // stress calls the fused kernels only (run_stress): refuse the others rather than drop them.
+  std::string fused, other;
+  for (const kernel_info* k : selected) {
+    std::string& list = k->family == "ours" || k->family == "ablation" ? fused : other;
+    list += (list.empty() ? "" : ", ") + k->name;
+  }
+  if (fused.empty() && !o.state_passing)
+    throw usage_error("--kernels: no fused kernel selected (kernels stress calls ours, ablation or their names, not " + other + ")");
+  if (!other.empty())
+    throw usage_error("--kernels: kernels stress calls the fused kernels only (ours, ablation or their names), not " + other);
+  require_writable(o.json_path, "--out");
   if (backend) {
     o.extra_case = [](std::uint64_t seed) { return gpu::random_backend_case(seed); };
     o.extra_name = "cuda_backend";
@@ -224,6 +269,7 @@ int run_state_passing_command(const std::vector<std::string>& args) {
   // Bound the host arrays: the token counts are capped only by the distribution's tail.
   if (std::exp(o.mu + 4 * o.sigma) / o.chunk_tokens * o.sequences * o.heads * o.rows * o.cols > 2e9)
     throw usage_error("the batch would be too large (over 2e9 states at four standard deviations)");
+  require_writable(o.out_path, "--out");
   if (!have_device("kernels state-passing")) return 2;
   return run_state_passing_bench(o, std::cout);
 }
@@ -255,6 +301,8 @@ int command_kernels(const std::vector<std::string>& args) {
   try {
     return dispatch_kernels(args[0], rest);
   } catch (const usage_error&) {
+    throw;
+  } catch (const io_error&) {  // an output file: exit 2 like every failed write of the tool
     throw;
   } catch (const std::exception& e) {  // after parsing: a failed run, not a usage error
     std::cerr << "mmvram: kernels " << args[0] << ": " << e.what() << "\n";

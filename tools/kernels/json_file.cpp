@@ -1,11 +1,9 @@
 #include "json_file.hpp"
 
 #include "build_info.hpp"
+#include "output.hpp"  // tools/output.hpp: write_output_file, the tool's one checked write
 
-#include <fstream>
-#include <stdexcept>
-
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 void write_json_file(const std::string& path, const json& doc) {
   json stamped = doc;
@@ -13,11 +11,7 @@ void write_json_file(const std::string& path, const json& doc) {
     stamped["commit"] = build_commit();
     stamped["commit_dirty"] = build_dirty();
   }
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << stamped.dump(2) << '\n';
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + path);
+  tool::write_output_file(path, stamped.dump(2) + '\n', "the JSON file '" + path + "'");
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -4,14 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 using json = nlohmann::ordered_json;
 
 // Writes doc to path, indented by two spaces, with a final newline (non-finite numbers become
 // null); an object gets two last keys naming the build, "commit" (build_info.hpp) and
-// "commit_dirty", so every result belongs to a commit. Throws std::runtime_error naming path
-// when it cannot be written.
+// "commit_dirty", so every result belongs to a commit. Written by the tool's one checked write
+// (tools/output.hpp, write_output_file: a FIFO without a reader is refused, never waited on);
+// throws tool::io_error "cannot write the JSON file 'PATH': <reason>" when it cannot be written.
 void write_json_file(const std::string& path, const json& doc);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

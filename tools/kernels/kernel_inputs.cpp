@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 std::string format_count(std::int64_t n) {
   for (int k = 1; k < 63; ++k) {
@@ -28,4 +28,4 @@ float from_bf16_bits(std::uint16_t b) {
   return f;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "kernels.hpp"
 
 #include <sstream>
@@ -7,7 +8,9 @@
 #include "mmvram/gpu/api.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::dtype;
 
 const char* op_name(op o) {
   switch (o) {
@@ -209,4 +212,4 @@ std::vector<std::string> reference_kernels(op o) {
   return {};
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,6 +1,7 @@
 // The registry of everything check and bench run: mmvram's kernels (api.hpp) and the baselines
 // (baselines.hpp), each behind one uniform call on a prepared device input set.
 #pragma once
+#include "mmvram/harness/random_inputs.hpp"
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -11,9 +12,12 @@
 
 #include "kernel_inputs.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 enum class op { copy, reduce, scan, segmented_scan, segmented_sum };
+// The operation's name as the JSON files and the printed tables write it ("copy", "reduce",
+// "scan", "segmented_scan", "segmented_sum"; "?" for a value outside the enum); a static
+// string, never null.
 const char* op_name(op o);
 // The byte floor of an operation, per item: what any kernel must read and write
 // (docs/gpu_targets.md): copy and scan 8 (4 read + 4 written), reduce 4, segmented scan 9
@@ -22,7 +26,7 @@ double bytes_per_item(op o);
 
 // One input set on the device. keys / offsets are prepared only for kernels that need them.
 struct device_inputs {
-  dtype type = dtype::f32;
+  inputs::dtype type = inputs::dtype::f32;
   std::int64_t n = 0;
   const void* x = nullptr;
   const std::uint8_t* flags = nullptr;
@@ -50,7 +54,7 @@ struct kernel_info {
   double item_bytes = 0, segment_bytes = 0;
   // fp32 only: REVERT subtracts speculative sums over aligned blocks of this many items (V3:
   // 512), so check allows a result of two items or more V3's derived bound, kRevertCoefficient
-  // (reference.hpp) times the sum of |x| over its start's block before the start (0: none).
+  // (mmvram/harness/tolerance.hpp) times the sum of |x| over its start's block before the start (0: none).
   std::int64_t speculation_block = 0;
   // false: the kernel's fp32 results carry a documented inaccuracy (V3's REVERT by subtraction,
   // docs/gpu_v3_error.md); check still applies the fp32 rule and reports FAIL, but such failures
@@ -69,6 +73,10 @@ struct kernel_info {
   }
 };
 
+// Every kernel `mmvram kernels` knows, built once (thread-safe) and never changed: names are
+// unique, in the order the tables print them; the pointers into it (select_kernels,
+// fused_kernels_of) stay valid for the whole process. A kernel that was not built is listed with
+// `unavailable` saying why.
 const std::vector<kernel_info>& all_kernels();
 // spec: "all", "ours", "ablation" (the tensor-core variants), "baselines" (neither), or comma-separated
 // kernel names; empty result and a message in `error` when a name is unknown.
@@ -79,4 +87,4 @@ std::vector<const kernel_info*> require_kernels(const std::string& spec);
 // compared separately.
 std::vector<std::string> reference_kernels(op o);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

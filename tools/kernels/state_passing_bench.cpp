@@ -1,4 +1,5 @@
 // mmvram kernels state-passing (state_passing_bench.hpp).
+#include "mmvram/harness/random_inputs.hpp"
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
@@ -15,7 +16,9 @@
 #include "json_file.hpp"
 #include "mmvram/gpu/state_passing.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::dtype;
 namespace {
 
 using method = state_passing_method;
@@ -183,4 +186,4 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
   return std::all_of(rows.begin(), rows.end(), [](const row& r) { return r.verified; }) ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

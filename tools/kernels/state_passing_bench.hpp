@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct state_passing_options {
   int sequences = 32;
@@ -23,4 +23,4 @@ struct state_passing_options {
 // out_path is set; returns 0, or 1 when a method's results miss the reference.
 int run_state_passing_bench(const state_passing_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 state_passing_problem make_state_passing_problem(std::int64_t g, int h, int n, int v, decay_layout d,
                                                  double start_rate, std::mt19937_64& rng) {
@@ -41,4 +41,4 @@ void state_passing_reference(const state_passing_problem& p, std::vector<double>
   }
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -8,7 +8,13 @@
 #include "mmvram/gpu/state_passing.hpp"
 #include "mmvram/harness/tolerance.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::gpu {}
+
+namespace mmv::tool::kernels {
+
+// The tool drives the GPU half: its names (runtime::, ablation::, cuda_error, the kernels of
+// api.hpp) are used here unqualified.
+using namespace mmv::gpu;
 
 struct state_passing_problem {
   state_passing_shape shape;
@@ -33,4 +39,4 @@ void state_passing_reference(const state_passing_problem& p, std::vector<double>
 // speculative method): the kernels' state-passing rule of the one tolerance policy.
 using mmv::kStatePassingTolerance;
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -1,3 +1,4 @@
+#include "mmvram/harness/random_inputs.hpp"
 #include "stress.hpp"
 
 #include <algorithm>
@@ -18,30 +19,33 @@
 #include "kernels.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
-#include "reference.hpp"
+#include "mmvram/harness/kernel_reference.hpp"
+#include "mmvram/harness/tolerance.hpp"
 #include "state_passing_reference.hpp"
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
+
+using inputs::count_segments;
+using inputs::distribution;
+using inputs::dtype;
+using inputs::dtype_name;
+using inputs::fill_flags;
+using inputs::fill_values;
+using inputs::mix64;
+using inputs::standard_distributions;
+using kernel_reference::verdict;
+using kernel_reference::verify_segmented_scan;
+using kernel_reference::verify_segmented_sum;
 namespace {
 
 constexpr std::size_t kGuard = 64;      // poisoned bytes before and after every output
 constexpr std::int64_t kMaxOffset = 15;  // items past an aligned pointer, at most
 constexpr unsigned char kPoison = 0xff;
 
-// A page-locked host allocation (async copies on the worker's stream need it).
-class pinned {
- public:
-  explicit pinned(std::size_t bytes) { runtime::check(cudaMallocHost(&p_, std::max<std::size_t>(bytes, 1)), "cudaMallocHost"); }
-  pinned(const pinned&) = delete;
-  pinned& operator=(const pinned&) = delete;
-  ~pinned() { cudaFreeHost(p_); }
-  template <class T> T* as() const { return static_cast<T*>(p_); }
+// Host buffers are page-locked whatever their size: the async copies on a worker's stream need it.
+constexpr auto kPinned = runtime::pinning::always;
 
- private:
-  void* p_ = nullptr;
-};
-
-// A non-blocking stream owned by one worker.
+// Whether all `bytes` bytes at p still hold kPoison (a guard no kernel may write).
 bool all_poison(const unsigned char* p, std::size_t bytes) {
   return std::all_of(p, p + bytes, [](unsigned char b) { return b == kPoison; });
 }
@@ -92,7 +96,7 @@ struct fused_buffers {
   std::int64_t min_n, max_n;
   std::size_t out_bytes, off_bytes, temp_bytes;
   runtime::device_buffer x, flags, out, offsets, count, temp;
-  pinned hx, hf, hout, hoff, hcount;
+  runtime::host_buffer hx, hf, hout, hoff, hcount;
 
   fused_buffers(std::int64_t lo, std::int64_t n, std::size_t temp_size)
       : min_n(lo),
@@ -106,11 +110,11 @@ struct fused_buffers {
         offsets(off_bytes),
         count(2 * kGuard + 8),
         temp(temp_size),
-        hx(4 * std::size_t(n)),
-        hf(std::size_t(n)),
-        hout(out_bytes),
-        hoff(off_bytes),
-        hcount(2 * kGuard + 8) {}
+        hx(4 * std::size_t(n), kPinned),
+        hf(std::size_t(n), kPinned),
+        hout(out_bytes, kPinned),
+        hoff(off_bytes, kPinned),
+        hcount(2 * kGuard + 8, kPinned) {}
 };
 
 // The largest temporary storage any selected kernel asks for at max_n.
@@ -199,7 +203,7 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
     guard_error = sum ? "wrote sums past num_segments or before sums" : "wrote outside out[0, n)";
   std::int64_t still_poison = 0;  // the inputs are finite: an fp32 result never is the poison NaN
   for (std::int64_t i = 0; i < written; ++i) still_poison += all_poison(hout + out_begin + 4 * i, 4);
-  // V3's fp32 misses the fp32 rule at single-item results by design (reference.hpp): accepted
+  // V3's fp32 misses the fp32 rule at single-item results by design (mmvram/harness/tolerance.hpp): accepted
   // when every other result passes and those stay within the derived bound.
   const bool documented = !k.claims_fp32_accuracy && t == dtype::f32 && !v.layout_error && still_poison == 0 &&
                           v.bad == v.single_bad && v.single_over_derived <= 1.0;
@@ -223,7 +227,8 @@ constexpr std::int64_t kMaxStates = kMaxChunks * kMaxHeads * kMaxRows * kMaxCols
 struct state_buffers {
   runtime::device_buffer local{2 * kGuard + 4 * std::size_t(kMaxStates + 4)}, decay{4 * std::size_t(kMaxChunks * kMaxHeads * kMaxRows)},
       starts{std::size_t(kMaxChunks) + 1}, states{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
-  pinned hlocal{4 * std::size_t(kMaxStates)}, hstates{2 * kGuard + 4 * std::size_t(kMaxStates + 4)};
+  runtime::host_buffer hlocal{4 * std::size_t(kMaxStates), kPinned},
+      hstates{2 * kGuard + 4 * std::size_t(kMaxStates + 4), kPinned};
 };
 
 // One state-passing case (random shape, layout, method, fp32 or bf16 data, unaligned pointers).
@@ -439,4 +444,4 @@ int run_stress_command(const stress_options& o, std::ostream& os) {
   return r.failures == 0 ? 0 : 1;
 }
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

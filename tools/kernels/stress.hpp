@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace mmv::gpu::harness {
+namespace mmv::tool::kernels {
 
 struct stress_options {
   double seconds = 10;          // stop after this long (wall clock)...
@@ -50,4 +50,4 @@ stress_report run_stress(const stress_options& o, std::ostream* log);
 // run_stress, then a summary on os and the JSON file; returns 0 when no case failed, else 1.
 int run_stress_command(const stress_options& o, std::ostream& os);
 
-}  // namespace mmv::gpu::harness
+}  // namespace mmv::tool::kernels

@@ -78,10 +78,10 @@ run_suite gpu_backends "$bin/mmvram_backend_tests" "[backends]"
 run_suite gpu_stress env MMV_STRESS_SECONDS="$stress_seconds" "$bin/mmvram_stress_tests" "[stress]"
 run_suite python_state_passing python3 tests/python/test_state_passing_torch.py
 run_suite python_packing python3 tests/python/test_packing.py
-run_suite check_quick "$bin/mmvram" kernels check --quick --json "$logs/check.json"
+run_suite check_quick "$bin/mmvram" kernels check --quick --out "$logs/check.json"
 # One input through the simulate backend, the cuda backend and every fused kernel, per algorithm.
 run_suite check_algorithms bash -c 'rc=0; for a in matmul-scan sscr scd; do "$0" kernels check "$a" || rc=1; done; exit $rc' "$bin/mmvram"
-run_suite stress "$bin/mmvram" kernels stress --seconds 60 --json "$logs/stress.json"
+run_suite stress "$bin/mmvram" kernels stress --seconds 60 --out "$logs/stress.json"
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)

@@ -25,7 +25,7 @@ if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
   [ -n "$gpu" ] || gpu=$(tr ' ' '_' <<<"$name")
   # The per-case check log stays in experiments/out/; experiments/results/ keeps its summary.
   mkdir -p experiments/out
-  "$bin/tools/mmvram" kernels check --json "experiments/out/gpu_check_${gpu}.json"
+  "$bin/tools/mmvram" kernels check --out "experiments/out/gpu_check_${gpu}.json"
   python3 tools/scripts/results_tables.py --summarize-check "experiments/out/gpu_check_${gpu}.json" \
     "experiments/results/gpu_check_summary_${gpu}.json"
   "$bin/tools/mmvram" kernels bench --out "experiments/results/gpu_bench_${gpu}.json"

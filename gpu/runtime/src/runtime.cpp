@@ -36,8 +36,13 @@ device_buffer::~device_buffer() {
   if (ptr_ != nullptr) cudaFree(ptr_);
 }
 
-host_buffer::host_buffer(std::size_t bytes) {
+host_buffer::host_buffer(std::size_t bytes, pinning p) {
   if (bytes == 0) bytes = 1;
+  if (p == pinning::always) {
+    check(cudaMallocHost(&ptr_, bytes), "cudaMallocHost");
+    pinned_ = true;
+    return;
+  }
   if (bytes >= (std::size_t{64} << 20)) {  // small buffers: pinning costs more than it saves
     if (cudaMallocHost(&ptr_, bytes) == cudaSuccess) {
       pinned_ = true;
@@ -51,6 +56,13 @@ host_buffer::host_buffer(std::size_t bytes) {
 host_buffer::~host_buffer() {
   if (pinned_) cudaFreeHost(ptr_);
   else ::operator delete(ptr_);
+}
+
+void throw_if_context_lost(std::string_view what) {
+  const cudaError_t sticky = cudaDeviceSynchronize();
+  if (sticky != cudaSuccess)
+    throw cuda_error("CUDA context lost after " + std::string(what) + ": " + cudaGetErrorString(sticky));
+  cudaGetLastError();
 }
 
 stream::stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags"); }

@@ -1,5 +1,5 @@
 // Owning memory of the GPU half: device_buffer (cudaMalloc, freed in its destructor) and
-// host_buffer (page-locked when large). Stream-ordered vectors of the cuda backend are the
+// host_buffer (page-locked when large, or always). Stream-ordered vectors of the cuda backend are the
 // backend's own (they carry the model's value bound), built on check() from error.hpp.
 #pragma once
 #include <cstddef>
@@ -28,11 +28,17 @@ class device_buffer {
   std::size_t bytes_ = 0;
 };
 
-// A host allocation of `bytes`, page-locked (fast transfers) when it is 64 MiB or more and
-// cudaMallocHost succeeds, else plain; throws std::bad_alloc when neither succeeds.
+// When a host_buffer is page-locked: when_large (64 MiB or more, and only if cudaMallocHost
+// succeeds, else plain memory) or always (cudaMallocHost or cuda_error: asynchronous copies
+// that must not fall back to staged ones).
+enum class pinning { when_large, always };
+
+// A host allocation of `bytes` (0: one byte), page-locked as `p` says. when_large throws
+// std::bad_alloc when neither allocation succeeds; always throws cuda_error naming
+// cudaMallocHost when pinning fails.
 class host_buffer {
  public:
-  explicit host_buffer(std::size_t bytes);
+  explicit host_buffer(std::size_t bytes, pinning p = pinning::when_large);
   host_buffer(const host_buffer&) = delete;
   host_buffer& operator=(const host_buffer&) = delete;
   ~host_buffer();

@@ -27,5 +27,12 @@ inline void check(cudaError_t e, std::string_view what) {
 // check() of the last launch on this thread: call right after a <<<...>>> launch.
 inline void check_launch(std::string_view what) { check(cudaGetLastError(), what); }
 
+// Call after catching a cuda_error from `what` (a kernel's name), to decide whether to go on.
+// Waits for the device: when that fails the error is sticky, the context is lost and nothing
+// more can run in this process, so it throws cuda_error("CUDA context lost after <what>:
+// <CUDA message>"); otherwise it clears the (non-sticky) error of this thread and returns, and
+// the caller records the failure and goes on with the next kernel.
+void throw_if_context_lost(std::string_view what);
+
 }  // namespace runtime
 }  // namespace mmv::gpu
