@@ -15,7 +15,7 @@ table differs from what the JSON gives (tests/tools/test_docs.cpp runs it).
     tools/scripts/results_tables.py --list
     tools/scripts/results_tables.py --summarize-check CHECK.json [OUT.json]
 
-`--summarize-check` turns the per-case log of `mmvram kernels check --json` into the small record
+`--summarize-check` turns the per-case log of `mmvram kernels check --out` into the small record
 kept in experiments/results/ (default OUT: gpu_check_summary_<GPU>.json): result counts per
 kernel × dtype × status, the worst error/bound per kernel and dtype, the device, seed and commit
 (when the log records one).
@@ -361,7 +361,7 @@ def summarize_check(log_path, out_path):
     gpu = log["gpu"]["name"]
     out = {"schema": "mmvram-gpu-check-summary/1",
            "from": "tools/scripts/results_tables.py --summarize-check on the per-case log of "
-                   "`mmvram kernels check --json`",
+                   "`mmvram kernels check --out`",
            "gpu": gpu, "commit": log.get("commit"),
            "cuda_runtime_version": log.get("cuda_runtime_version"),
            "cuda_driver_version": log.get("cuda_driver_version"),
