@@ -302,7 +302,12 @@ def t_suites(_):
         suite_cell = (f"{passed} of {len(suite['suites'])} suites pass; assertions: {sp:,} state passing, "
                       f"{be:,} `[backends]`; check `--quick`: {check.get('PASS', 0):,} PASS, "
                       f"{check.get('FAIL', 0):,} FAIL ({check.get('documented_inaccuracy_failures', 0):,} of them "
-                      f"V3's documented inaccuracy), {check.get('beyond_derivation', 0)} beyond V3's derived bound")
+                      f"V3's documented inaccuracy), {check.get('beyond_derivation', 0)} beyond V3's derived bound; "
+                      f"Catch2 stress {suite['stress_seconds']} s")
+        alg = by.get("check_algorithms", {}).get("counts")
+        if alg:
+            suite_cell += (f"; check ALGO: {alg['paths_pass']} paths PASS, {alg['paths_fail']} FAIL, "
+                           f"{alg['documented_inaccuracy']} V3 documented inaccuracy")
         soak_path = RESULTS / f"gpu_stress_soak_{gpu}.json"
         soak_cell = ""
         if soak_path.exists():
