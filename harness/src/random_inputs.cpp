@@ -69,6 +69,7 @@ std::vector<distribution> standard_distributions() {
 }
 
 void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& body) {
+  if (n <= 0) return;  // no range to cover: body is never called with an empty one
   const std::int64_t threads =
       std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, 64);
   const std::int64_t parts = std::min<std::int64_t>(threads, std::max<std::int64_t>(1, n / 65536));

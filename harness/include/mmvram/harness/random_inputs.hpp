@@ -78,7 +78,7 @@ struct distribution {
 // geometric / pareto with means 32, 1K, 32K, 1M, fixed 32, 1K, 32K, 1M.
 std::vector<distribution> standard_distributions();
 
-// Runs body(begin, end) over [0, n) split across hardware threads.
+// Runs body(begin, end) over [0, n) split across hardware threads; nothing when n <= 0.
 void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& body);
 
 // Non-zero values. f32: uniform in [-0.5, 1) with |x| >= 2^-10 (mean 0.25, both signs);
