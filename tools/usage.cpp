@@ -183,6 +183,16 @@ const std::vector<command_doc> docs{
      .note = "One packed batch of sequences (by default the minimum viable experiment of docs/state_passing.md:\n"
              "  32 sequences of LogNormal(7, 1) tokens, 64-token chunks, 32 heads, 16 x 64 states) through every\n"
              "  state-propagation method in fp32 and bf16, each checked against a float64 host loop, then timed."},
+    {.name = "kernels multi-gpu",
+     .synopsis = "kernels multi-gpu [options]",
+     .summary = "the sharded kernels on every GPU (NCCL) against the single-GPU kernel, weak scaling",
+     .options = {{"--n", "N", "items per GPU (default 2^28)"},
+                 {"--large-n", "N", "one more segmented scan with N items per GPU (an array too large for one)"},
+                 {"--gpus", "P", "GPUs to use (default all, at least 2)"},
+                 {"--reps", "R", "timed runs per case after 3 warm-ups (default 20)"},
+                 {"--seed", "S", "seed of the inputs"},
+                 {"--out", "FILE.json", "write the rows as JSON (schema mmvram-multi-gpu/1)"}},
+     .note = "Built only with NCCL. Each case is checked against the CPU reference before it is timed."},
     {.name = "help", .synopsis = "help", .summary = "this text"},
 };
 

@@ -9,12 +9,17 @@
 #endif
 #include "catch.hpp"
 
+// Tests that need several devices are built with MMVRAM_MIN_GPUS (default 1).
+#ifndef MMVRAM_MIN_GPUS
+#define MMVRAM_MIN_GPUS 1
+#endif
+
 int main(int argc, char** argv) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    std::printf("no CUDA device: GPU tests skipped (%s)\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
+  if (e != cudaSuccess || count < MMVRAM_MIN_GPUS) {
+    std::printf("%d CUDA device(s), %d needed: GPU tests skipped (%s)\n", e == cudaSuccess ? count : 0,
+                MMVRAM_MIN_GPUS, e != cudaSuccess ? cudaGetErrorString(e) : "too few devices");
     return 77;
   }
   return Catch::Session().run(argc, argv);

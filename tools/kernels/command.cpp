@@ -26,6 +26,9 @@
 #include "backend_compare.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/harness/registry.hpp"
+#if defined(MMVRAM_HAVE_NCCL)
+#include "multi_gpu.hpp"
+#endif
 #include "output.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
@@ -274,6 +277,28 @@ int run_state_passing_command(const std::vector<std::string>& args) {
   return run_state_passing_bench(o, std::cout);
 }
 
+int run_multi_gpu_command(const std::vector<std::string>& args) {
+#if defined(MMVRAM_HAVE_NCCL)
+  multi_gpu_options o;
+  o.seed = fresh_seed();
+  const std::int64_t most = std::int64_t{1} << 34;
+  walk("kernels multi-gpu", args,
+       options{{"--n", [&](const std::string& v) { o.n_per_gpu = parse_count_in(v, "--n", 1, most); }},
+               {"--large-n", [&](const std::string& v) { o.large_n_per_gpu = parse_count_in(v, "--large-n", 1, most); }},
+               {"--gpus", [&](const std::string& v) { o.gpus = small(v, "--gpus", 2, 64); }},
+               {"--reps", [&](const std::string& v) { o.reps = small(v, "--reps", 1, 10000); }},
+               {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--out", [&](const std::string& v) { o.out_path = v; }}},
+       {}, [&](const std::string& p) { no_positional("kernels multi-gpu", p); });
+  require_writable(o.out_path, "--out");
+  if (!have_device("kernels multi-gpu")) return 2;
+  return run_multi_gpu(o, std::cout);
+#else
+  (void)args;
+  throw usage_error("kernels multi-gpu: this build has no NCCL (gpu/multi was not built)");
+#endif
+}
+
 int dispatch_kernels(const std::string& sub, const std::vector<std::string>& rest) {
   if (sub == "check") return run_check_command(rest);
   if (sub == "bench") return run_bench_command(rest, false);
@@ -281,7 +306,8 @@ int dispatch_kernels(const std::string& sub, const std::vector<std::string>& res
   if (sub == "accuracy") return run_accuracy_command(rest);
   if (sub == "stress") return run_stress_command_line(rest);
   if (sub == "state-passing") return run_state_passing_command(rest);
-  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing)");
+  if (sub == "multi-gpu") return run_multi_gpu_command(rest);
+  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing, multi-gpu)");
 }
 
 }  // namespace
@@ -291,12 +317,12 @@ int command_kernels(const std::vector<std::string>& args) {
   bool sub_help = false;
   for (const auto& a : args) sub_help = sub_help || a == "--help" || a == "-h";
   if (help || sub_help) {
-    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing [options]\n"
+    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu [options]\n"
               << options_text("kernels ");
     return 0;
   }
   if (args.empty())
-    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress or state-passing");
+    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress, state-passing or multi-gpu");
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     return dispatch_kernels(args[0], rest);

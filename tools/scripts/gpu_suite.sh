@@ -30,7 +30,8 @@ done
 [[ "$stress_seconds" =~ ^[0-9]+$ ]] || { echo "gpu_suite.sh: --stress-seconds takes whole seconds" >&2; exit 2; }
 
 programs=(tools/mmvram tests/gpu/mmvram_gpu_tests tests/gpu/mmvram_backend_tests
-          tests/gpu/mmvram_stress_tests gpu/baselines/libmmvram_cccl_segmented_scan.so)
+          tests/gpu/mmvram_stress_tests tests/gpu/mmvram_multi_gpu_tests
+          gpu/baselines/libmmvram_cccl_segmented_scan.so)
 
 commit_info() {  # {"commit": ..., "dirty": ...} of this checkout
   local dirty=false
@@ -45,7 +46,7 @@ if [ -z "$bin" ]; then
   if [ -n "$pack" ]; then
     mkdir -p "$pack"
     for p in "${programs[@]}"; do
-      [ -f "build/cuda/$p" ] || { [[ "$p" == *.so ]] && continue; echo "gpu_suite.sh: build/cuda/$p missing" >&2; exit 1; }
+      [ -f "build/cuda/$p" ] || { [[ "$p" == *.so || "$p" == *multi_gpu* ]] && continue; echo "gpu_suite.sh: build/cuda/$p missing" >&2; exit 1; }
       strip -o "$pack/$(basename "$p")" "build/cuda/$p"
     done
     commit_info > "$pack/build_info.json"
@@ -82,6 +83,10 @@ run_suite check_quick "$bin/mmvram" kernels check --quick --out "$logs/check.jso
 # One input through the simulate backend, the cuda backend and every fused kernel, per algorithm.
 run_suite check_algorithms bash -c 'rc=0; for a in matmul-scan sscr scd; do "$0" kernels check "$a" || rc=1; done; exit $rc' "$bin/mmvram"
 run_suite stress "$bin/mmvram" kernels stress --seconds 60 --out "$logs/stress.json"
+# The sharded kernels (gpu/multi, NCCL): only where there are two GPUs or more and NCCL was built.
+if [ "$(nvidia-smi -L | wc -l)" -ge 2 ] && [ -f "$bin/mmvram_multi_gpu_tests" ]; then
+  run_suite gpu_multi "$bin/mmvram_multi_gpu_tests" "[multi_gpu]"
+fi
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)
