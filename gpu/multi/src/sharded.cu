@@ -26,14 +26,24 @@ void check_nccl(ncclResult_t r, const char* what) {
 
 constexpr int kThreads = 256;
 
-// The first i with flags[i] != 0 (n when none) into *first, which holds n on entry. Blocks stop
-// at the best index found so far, so the pass reads only up to the first start (and all n flags
-// of a shard without one).
+// The first i with flags[i] != 0 (n when none) into *first, which holds n on entry. Each thread
+// tests 16 flags per step (one 16-byte load where the flags are 16-byte aligned); a thread stops
+// once a start at or before its position is known, so the pass reads only up to the first start
+// (all n flags of a shard without one).
 __global__ void find_first_start(const std::uint8_t* flags, std::int64_t n, unsigned long long* first) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
+  const std::int64_t stride = (std::int64_t{gridDim.x} * blockDim.x) * 16;
+  const bool vector = reinterpret_cast<std::uintptr_t>(flags) % 16 == 0;
+  for (std::int64_t i = (std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x) * 16; i < n; i += stride) {
     if (static_cast<std::int64_t>(*reinterpret_cast<volatile unsigned long long*>(first)) <= i) return;
-    if (flags[i]) atomicMin(first, static_cast<unsigned long long>(i));
+    if (vector && i + 16 <= n) {
+      const uint4 v = *reinterpret_cast<const uint4*>(flags + i);
+      if ((v.x | v.y | v.z | v.w) == 0) continue;
+    }
+    for (std::int64_t k = i; k < i + 16 && k < n; ++k)
+      if (flags[k]) {
+        atomicMin(first, static_cast<unsigned long long>(k));
+        break;
+      }
   }
 }
 
@@ -47,13 +57,14 @@ __global__ void summarize_scan(const T* out, std::int64_t n, const unsigned long
   *s = {f, n, f > 0 ? out[f - 1] : T{}, n > 0 ? out[n - 1] : T{}};
 }
 
-// The summary of a summed shard: head = its first local sum when that is a fragment, tail = its
-// last local sum.
+// The summary of a summed shard, from the kernel's own output: its first start is 0 when flags[0]
+// is set, else the second local segment's start (offsets[1]), else n (no start); head = its first
+// local sum when that is a fragment, tail = its last local sum.
 template <class T>
-__global__ void summarize_sum(const T* sums, const std::int64_t* count, std::int64_t n,
-                              const unsigned long long* first, shard_summary<T>* s) {
-  const auto f = static_cast<std::int64_t>(*first);
+__global__ void summarize_sum(const T* sums, const std::int64_t* offsets, const std::int64_t* count,
+                              const std::uint8_t* flags, std::int64_t n, shard_summary<T>* s) {
   const std::int64_t k = *count;
+  const std::int64_t f = n == 0 || flags[0] ? 0 : k >= 2 ? offsets[1] : n;
   *s = {f, n, f > 0 && k > 0 ? sums[0] : T{}, k > 0 ? sums[k - 1] : T{}};
 }
 
@@ -83,7 +94,7 @@ __global__ void settle_sum(T* sums, const std::int64_t* count, std::int64_t* fir
 
 int grid_for(std::int64_t n) {
   const int sms = runtime::sm_count();
-  const std::int64_t blocks = (n + kThreads - 1) / kThreads;
+  const std::int64_t blocks = (n + kThreads * 16 - 1) / (kThreads * 16);
   return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{sms} * 8));
 }
 
@@ -161,8 +172,7 @@ void local(const job<T, sum_shard<T>>& j) {
   std::size_t bytes = kernel_temp_bytes<T>(j.kind, s.n);
   j.ws.reserve(bytes, sizeof(shard_summary<T>) * (1 + static_cast<std::size_t>(j.ranks)));
   scd_segmented_sum(s.x, s.flags, s.sums, s.offsets, s.num_segments, s.n, j.ws.temp.get(), bytes, s.stream);
-  first_start(j, s.flags);
-  summarize_sum<<<1, 1, 0, s.stream>>>(s.sums, s.num_segments, s.n, j.first(), j.mine());
+  summarize_sum<<<1, 1, 0, s.stream>>>(s.sums, s.offsets, s.num_segments, s.flags, s.n, j.mine());
   runtime::check_launch("gpu/multi: summary");
 }
 
