@@ -1,14 +1,15 @@
 // The random inputs are a function of the seed: hashes of what the one input library draws (the
 // kernels' counter-based values and 0/1 byte flags per distribution, the accuracy command's
-// value families, and `mmvram run`'s SplitMix64 stream through make_input) for several seeds,
-// distributions, types and sizes. A stored seed must keep reproducing the same input; a changed
-// hash here is a changed input.
+// value families, the state-passing problems, and `mmvram run`'s SplitMix64 stream through
+// make_input) for several seeds, distributions, types and sizes. A stored seed must keep
+// reproducing the same input; a changed hash here is a changed input.
 #include "catch.hpp"
 
 #include "inputs.hpp"
 
 #include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -115,8 +116,8 @@ const char* format_name(mmv::number_format f) {
 // "re-recorded" changed with their generators when the library became the one RNG: geometric:*
 // and first_flag_0 (bernoulli_flags on the flag stream, first_flag_0 parsed with its mean 32),
 // pareto:* (stream.unit() for std::uniform_real_distribution on std::mt19937_64) and run spmv
-// bigbird (its own stream for std::mt19937_64). Every other entry is byte-identical to the code
-// before the move.
+// bigbird (its own stream for std::mt19937_64); "state-passing problems" is the generator that
+// moved into the harness. Every other entry is byte-identical to the code before the move.
 const std::map<std::string, std::uint64_t> kRecorded = {
     {"flags one_segment", 0x4d9ba747c3200345ull},
     {"flags no_flags", 0x0d3a7184a40896caull},
@@ -202,6 +203,7 @@ const std::map<std::string, std::uint64_t> kRecorded = {
     {"family spread:1e30", 0x07f490afd860be89ull},
     {"family huge_1e30:1/64", 0x37c25404d6596610ull},
     {"family huge_1e30:1/512", 0x686a29b290a66ecdull},
+    {"state-passing problems", 0xfec5d27296b096d6ull},
 };
 
 void check_hash(const std::string& key, std::uint64_t got) {
@@ -235,6 +237,24 @@ TEST_CASE("the value families draw the recorded inputs for each seed", "[inputs]
       }
     check_hash("family " + f.name, h.h);
   }
+}
+
+TEST_CASE("the state-passing problems draw the recorded inputs for each seed", "[inputs][hashes]") {
+  fnv h;
+  for (auto seed : kSeeds)
+    for (std::int64_t chunks : {0, 1, 33, 1000})
+      for (bool per_head : {false, true}) {
+        const auto p = kh::random_state_passing(chunks, {2, 3, 32, per_head}, 0.05, seed);
+        h.vec(p.local);
+        h.vec(p.log_decay);
+        h.vec(p.starts);
+      }
+  for (auto seed : kSeeds) {
+    const auto offsets = kh::lognormal_chunk_offsets(8, 7.0, 1.0, 64, seed);
+    h.vec(offsets);
+    h.vec(kh::packed_state_passing(offsets, {1, 2, 32, false}, seed).local);
+  }
+  check_hash("state-passing problems", h.h);
 }
 
 TEST_CASE("mmvram run's generator draws the recorded inputs for each seed", "[inputs][hashes]") {
