@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 
+#include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/model/machine.hpp"
 #include "mmvram/prediction/fit.hpp"
 #include "mmvram/prediction/profile_file.hpp"
@@ -14,7 +15,6 @@
 #include <ctime>
 #include <functional>
 #include <iostream>
-#include <random>
 
 namespace mmv::tool {
 
@@ -46,13 +46,6 @@ std::pair<double, instruction_record> time_one(machine& m, int repeat, bool inte
   // The median issue, with its own sizes (interleaved MMU issues differ in shape).
   std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return timed[timed.size() / 2];
-}
-
-std::vector<word> random_words(std::int64_t m, word hi, std::mt19937_64& rng) {
-  std::vector<word> v(static_cast<std::size_t>(m));
-  std::uniform_int_distribution<word> d(0, hi);
-  for (auto& x : v) x = d(rng);
-  return v;
 }
 
 }  // namespace
@@ -87,7 +80,7 @@ int command_calibrate(const calibrate_options& o) {
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   p.date = date;
-  std::mt19937_64 rng(o.seed);
+  inputs::stream draws(o.seed);  // every operand drawn in order from one stream of --seed
   std::map<std::string, std::vector<training_point>> by_class;
   const auto record = [&](const std::string& cls, std::int64_t m, int s, const std::pair<double, instruction_record>& t) {
     training_point pt{cls, t.second.op, m, s, record_bytes(t.second, p.bytes_per_word), class_work(t.second), t.first, 0,
@@ -98,9 +91,10 @@ int command_calibrate(const calibrate_options& o) {
   };
 
   for (std::int64_t m = 256; m <= o.max_m; m *= 4) {
+    const auto words = [&](word hi) { return inputs::bounded_words(draws, m, hi, false); };  // m in [0, hi]
     machine w(config_of(o, 16, number_format::integer));
-    const word_vec x = w.load<word>(random_words(m, 1000, rng), "x"), y = w.load<word>(random_words(m, 1000, rng), "y");
-    const word_vec f = w.load<word>(random_words(m, 1, rng), "f");
+    const word_vec x = w.load<word>(words(1000), "x"), y = w.load<word>(words(1000), "y");
+    const word_vec f = w.load<word>(words(1), "f");
     // Streaming VCU instructions of 0 to 3 operands.
     record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, y); }));
     record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, word{3}); }));
@@ -108,7 +102,7 @@ int command_calibrate(const calibrate_options& o) {
     record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.broadcast(word{7}, m); }));
     record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.shift(x, 1, word{0}); }));
     // Gather at sorted random positions (the algorithms gather per segment, monotonically).
-    std::vector<word> idx = random_words(m, m - 1, rng);
+    std::vector<word> idx = words(m - 1);
     std::sort(idx.begin(), idx.end());
     const word_vec gi = w.load<word>(idx, "idx");
     record("gather", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.gather(x, gi); }));
@@ -117,13 +111,13 @@ int command_calibrate(const calibrate_options& o) {
     record("scatter", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.scatter(x, si, sv); }));
     std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
     word rank = 0;
-    for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = rng() % 32 == 0, pos[i] = rank, rank += mask[i];
+    for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = draws.integer(0, 31) == 0, pos[i] = rank, rank += mask[i];
     const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
     record("compress", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.compress(x, mk, ps); }));
     for (int s : o.mmu_s) {
       if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
       machine ms(config_of(o, s, number_format::integer));
-      const word_vec xs = ms.load<word>(random_words(m, 1000, rng), "x"), fs = ms.load<word>(random_words(m, 1, rng), "f");
+      const word_vec xs = ms.load<word>(words(1000), "x"), fs = ms.load<word>(words(1), "f");
       record("revspec", m, s, time_one(ms, o.repeat, o.interleaved, [&] { ms.revspec(xs, fs); }));
       std::vector<word> ones(static_cast<std::size_t>(s) * s);
       for (int k = 0; k < s; ++k)
@@ -138,9 +132,7 @@ int command_calibrate(const calibrate_options& o) {
                ms.mmu(o.interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, s, number_format::float64));
-      std::vector<real> xr(static_cast<std::size_t>(m)), onesr(ones.begin(), ones.end());
-      std::uniform_real_distribution<real> u(0, 1);
-      for (auto& v : xr) v = u(rng);
+      const std::vector<real> xr = inputs::bounded_reals(draws, m, false, false), onesr(ones.begin(), ones.end());
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
       record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, o.interleaved, [&] {

@@ -22,8 +22,9 @@ namespace {
 using inputs::stream;
 
 // The segment starts of a random input of n positions: --dist's distribution keyed by the seed
-// (the kernels' flags for that seed; no stream draws), else Bernoulli(--density) draws from the
-// stream (the geometric distribution of mean 1 / density).
+// (the kernels' flags for that seed; no stream draws), else the library's Bernoulli rule with
+// p = --density on the run's stream (--dist geometric:M is the same rule, p = 1 / M, on the
+// seed's flag stream).
 std::vector<word> segment_starts(stream& d, std::int64_t n, const input_options& o) {
   return o.dist ? inputs::distribution_flags(*o.dist, n, o.seed) : inputs::bounded_flags(d, n, o.density);
 }

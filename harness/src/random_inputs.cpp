@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <thread>
 
 namespace mmv::inputs {
@@ -46,6 +45,7 @@ std::optional<distribution> distribution::parse(std::string_view s) {
     d.k = k;
     if (d.family() != fam) continue;
     const bool has_mean = k == kind::geometric || k == kind::pareto || k == kind::fixed;
+    if (k == kind::first_flag_0) d.mean = 32;  // geometric:32 with flags[0] = 0
     if (!has_mean) return colon == std::string_view::npos ? std::optional(d) : std::nullopt;
     if (colon == std::string_view::npos) return std::nullopt;
     const std::string_view m = s.substr(colon + 1);
@@ -53,7 +53,6 @@ std::optional<distribution> distribution::parse(std::string_view s) {
     const auto r = std::from_chars(m.data(), m.data() + m.size(), v);
     if (r.ec != std::errc() || r.ptr != m.data() + m.size() || v < 1) return std::nullopt;
     d.mean = v;
-    if (k == kind::first_flag_0) d.mean = 32;
     return d;
   }
   return std::nullopt;
@@ -124,23 +123,18 @@ void fill_flags(const distribution& d, std::uint8_t* f, std::int64_t n, std::uin
       });
       break;
     case K::geometric:
-    case K::first_flag_0: {
-      // Bernoulli(1/mean) starts: geometric segment lengths.
-      const double p = 1.0 / static_cast<double>(std::max<std::int64_t>(d.mean, 1));
-      const std::uint64_t threshold = p >= 1.0 ? ~0ull : static_cast<std::uint64_t>(p * 0x1p64);
-      parallel_for(n, [&](std::int64_t b, std::int64_t e) {
-        for (std::int64_t i = b; i < e; ++i) f[i] = mix64(key + static_cast<std::uint64_t>(i)) < threshold ? 1 : 0;
-      });
+    case K::first_flag_0: {  // Bernoulli(1/mean) starts: geometric segment lengths
+      stream s(key);
+      bernoulli_flags(s, f, n, 1.0 / static_cast<double>(std::max<std::int64_t>(d.mean, 1)));
       break;
     }
     case K::pareto: {
       parallel_for(n, [&](std::int64_t b, std::int64_t e) { std::memset(f + b, 0, e - b); });
       const double alpha = 1.5, xmin = static_cast<double>(d.mean) * (alpha - 1.0) / alpha;
-      std::mt19937_64 rng(key);
-      std::uniform_real_distribution<double> u(0.0, 1.0);
+      stream s(key);
       for (std::int64_t pos = 0; pos < n;) {
         f[pos] = 1;
-        const double len = std::ceil(xmin / std::pow(1.0 - u(rng), 1.0 / alpha));
+        const double len = std::ceil(xmin / std::pow(1.0 - s.unit(), 1.0 / alpha));
         pos += len >= static_cast<double>(n) ? n : std::max<std::int64_t>(1, static_cast<std::int64_t>(len));
       }
       break;
@@ -189,10 +183,27 @@ std::int64_t count_segments(const std::uint8_t* flags, std::int64_t n) {
   return total + 1;
 }
 
+void bernoulli_flags(stream& d, std::uint8_t* f, std::int64_t n, double p) {
+  if (n <= 0) return;
+  f[0] = 1;
+  parallel_for(n - 1, [&](std::int64_t b, std::int64_t e) {  // position i + 1 takes draw i
+    stream part = d;
+    part.skip(static_cast<std::uint64_t>(b));
+    for (std::int64_t i = b; i < e; ++i) f[i + 1] = part.unit() < p ? 1 : 0;
+  });
+  d.skip(static_cast<std::uint64_t>(n - 1));
+}
+
+double normal_sum12(stream& d) {
+  double z = -6;
+  for (int k = 0; k < 12; ++k) z += d.unit();
+  return z;
+}
+
 std::vector<word> bounded_flags(stream& d, std::int64_t n, double density) {
-  std::vector<word> f(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) f[i] = i == 0 || d.unit() < density ? 1 : 0;
-  return f;
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
+  bernoulli_flags(d, bytes.data(), n, density);
+  return std::vector<word>(bytes.begin(), bytes.end());
 }
 
 std::vector<word> bounded_words(stream& d, std::int64_t n, std::int64_t max_value, bool signed_values) {

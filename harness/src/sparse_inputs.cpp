@@ -2,10 +2,11 @@
 // sparse-attention pattern (sparse_inputs.hpp). Host code: nothing here touches the machine.
 #include "mmvram/harness/sparse_inputs.hpp"
 
+#include "mmvram/harness/random_inputs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <istream>
-#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -77,7 +78,7 @@ namespace {
 // window, the g global columns and min(r, room) distinct random others. O(w + g + r) per row
 // unless the random blocks fill most of the row's room, when the free blocks are listed.
 std::vector<std::int64_t> bigbird_row_blocks(std::int64_t i, std::int64_t nb, std::int64_t r, std::int64_t w,
-                                             std::int64_t g, std::mt19937_64& gen) {
+                                             std::int64_t g, inputs::stream& d) {
   std::vector<std::int64_t> all;
   if (i < g) {
     for (std::int64_t j = 0; j < nb; ++j) all.push_back(j);
@@ -93,11 +94,11 @@ std::vector<std::int64_t> bigbird_row_blocks(std::int64_t i, std::int64_t nb, st
     for (std::int64_t j = 0; j < nb; ++j)
       if (!used.count(j)) free.push_back(j);
     for (std::int64_t t = 0; t < k; ++t) {
-      std::swap(free[t], free[t + static_cast<std::int64_t>(gen() % (free.size() - t))]);
+      std::swap(free[t], free[d.integer(t, static_cast<std::int64_t>(free.size()) - 1)]);
       used.insert(free[t]);
     }
   } else {  // sparse draw: rejection, at most half the candidates are taken
-    for (std::int64_t t = 0; t < k;) t += used.insert(static_cast<std::int64_t>(gen() % nb)).second ? 1 : 0;
+    for (std::int64_t t = 0; t < k;) t += used.insert(d.integer(0, nb - 1)).second ? 1 : 0;
   }
   return {used.begin(), used.end()};
 }
@@ -109,17 +110,17 @@ csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks,
   if (block < 1 || n < 0 || n % block != 0 || random_blocks < 0 || window_blocks < 0 || global_blocks < 0)
     throw model_error("bigbird_matrix: need block >= 1, n >= 0 a multiple of block, and r, w, g >= 0");
   const std::int64_t nb = n / block;
-  std::mt19937_64 gen(seed);  // raw draws only, so the pattern is the same on every platform
+  inputs::stream d(inputs::mix64(seed ^ 0x62696762697264ull));  // its own stream, keyed by the seed
   csr_matrix a;
   a.rows = a.cols = n;
   a.row_ptr.push_back(0);
   for (std::int64_t i = 0; i < nb; ++i) {
-    const std::vector<std::int64_t> blocks = bigbird_row_blocks(i, nb, random_blocks, window_blocks, global_blocks, gen);
+    const std::vector<std::int64_t> blocks = bigbird_row_blocks(i, nb, random_blocks, window_blocks, global_blocks, d);
     for (std::int64_t row = 0; row < block; ++row) {
       for (const std::int64_t j : blocks)
         for (std::int64_t col = j * block; col < (j + 1) * block; ++col) {
           a.col_idx.push_back(col);
-          a.values.push_back(static_cast<double>(gen() >> 11) * 0x1p-52 - 1.0);
+          a.values.push_back(2 * d.unit() - 1);
         }
       a.row_ptr.push_back(a.nonzeros());
     }

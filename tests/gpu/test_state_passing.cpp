@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "catch.hpp"
@@ -15,6 +14,7 @@
 #include "kernel_inputs.hpp"
 #include "state_passing_reference.hpp"
 #include "mmvram/gpu/state_passing.hpp"
+#include "mmvram/harness/random_inputs.hpp"
 
 namespace {
 
@@ -84,7 +84,7 @@ using mmv::test::fresh_seed;  // fresh per test case (or MMV_TEST_SEED), printed
 TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  std::mt19937_64 rng(seed);
+  std::uint64_t problem_seed = seed;
   struct shape_case { std::int64_t g; int h, n, v; decay_layout d; };
   const shape_case shapes[] = {{0, 1, 1, 32, decay_layout::per_row},  {1, 2, 2, 32, decay_layout::per_row},
                                {15, 1, 3, 64, decay_layout::per_row}, {16, 2, 1, 32, decay_layout::per_head},
@@ -93,7 +93,8 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
   for (const auto& s : shapes)
     for (double rate : {0.0, 0.05, 0.3, 1.0})
       for (bool bf16 : {false, true}) {
-        auto p = mmv::tool::kernels::make_state_passing_problem(s.g, s.h, s.n, s.v, s.d, rate, rng);
+        auto p = mmv::tool::kernels::make_state_passing_problem(s.g, s.h, s.n, s.v, s.d, rate,
+                                                                mmv::inputs::mix64(++problem_seed));
         if (bf16)
           for (auto& x : p.local) x = mmv::tool::kernels::from_bf16_bits(mmv::tool::kernels::to_bf16_bits(float(x)));
         std::vector<double> want, bound, unsegmented;
@@ -110,9 +111,7 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
 TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  std::mt19937_64 rng(seed);
-  auto p = mmv::tool::kernels::make_state_passing_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, rng);
-  p.starts[0] = 1;
+  auto p = mmv::tool::kernels::make_state_passing_problem(200, 2, 2, 32, decay_layout::per_row, 0.05, seed);
   std::vector<double> want, bound;
   state_passing_reference(p, want, bound);
   const auto local = upload(p.local), decay = upload(p.log_decay);
@@ -141,8 +140,9 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
   // Final states, with the tails of boundaries inside chunks.
   const std::int64_t sequences = std::int64_t(offsets.size()) - 1, lanes = p.lanes();
   std::vector<double> tail(std::size_t(sequences * lanes)), tail_l(std::size_t(sequences * 2 * 2));
-  for (auto& x : tail) x = std::normal_distribution<double>()(rng);
-  for (auto& x : tail_l) x = -std::uniform_real_distribution<double>()(rng);
+  mmv::inputs::stream d(mmv::inputs::mix64(seed));
+  for (auto& x : tail) x = mmv::inputs::normal_sum12(d);
+  for (auto& x : tail_l) x = -d.unit();
   const auto d_tail = upload(converted<float>(tail)), d_tail_l = upload(converted<float>(tail_l));
   runtime::device_buffer finals(tail.size() * sizeof(float));
   for (bool with_tail : {false, true}) {
@@ -165,8 +165,7 @@ TEST_CASE("state passing in float64 and the per-sequence grid", "[state_passing]
 TEST_CASE("state passing never leaks across sequence starts", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  std::mt19937_64 rng(seed);
-  auto p = mmv::tool::kernels::make_state_passing_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, rng);
+  auto p = mmv::tool::kernels::make_state_passing_problem(96, 1, 2, 32, decay_layout::per_row, 0.0, seed);
   for (std::int64_t j : {0, 7, 16, 40, 41, 70}) p.starts[j] = 1;  // sequence 2 is chunks 16..39
   std::vector<double> want, bound, unsegmented;
   state_passing_reference(p, want, bound, &unsegmented);
@@ -195,8 +194,7 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
           "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  std::mt19937_64 rng(seed);
-  auto p = mmv::tool::kernels::make_state_passing_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, rng);  // cut into segments
+  auto p = mmv::tool::kernels::make_state_passing_problem(128, 1, 1, 32, decay_layout::per_row, 0.0, seed);  // cut into segments
   p.starts[20] = p.starts[36] = 1;
   p.local[22 * 32 + 5] = INFINITY;  // chunk 22, lane 5: sequence 20..35
   std::vector<double> want, bound;
@@ -219,8 +217,7 @@ TEST_CASE("a non-finite local state stays in its sequence (CUDA cores) or its ti
 TEST_CASE("per-head decays read where mamba keeps them: [H][G], chunk stride 1", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
-  std::mt19937_64 rng(seed);
-  auto p = mmv::tool::kernels::make_state_passing_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, rng);
+  auto p = mmv::tool::kernels::make_state_passing_problem(77, 3, 2, 32, decay_layout::per_head, 0.1, seed);
   std::vector<double> want, bound, unsegmented;
   state_passing_reference(p, want, bound, &unsegmented);
   std::vector<float> head_major(p.log_decay.size());  // [H][G]

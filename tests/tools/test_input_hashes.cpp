@@ -1,15 +1,15 @@
-// The random inputs are a function of the seed: hashes of what both generators draw (the
+// The random inputs are a function of the seed: hashes of what the one input library draws (the
 // kernels' counter-based values and 0/1 byte flags per distribution, the accuracy command's
-// value families, and `mmvram run`'s SplitMix64 stream through make_input) for several seeds,
-// distributions, types and sizes, recorded from the code as it was before the generators moved
-// into one library. A stored
-// seed must keep reproducing the same input; a changed hash here is a changed input.
+// value families, the state-passing problems, and `mmvram run`'s SplitMix64 stream through
+// make_input) for several seeds, distributions, types and sizes. A stored seed must keep
+// reproducing the same input; a changed hash here is a changed input.
 #include "catch.hpp"
 
 #include "inputs.hpp"
 
 #include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -112,28 +112,33 @@ const char* format_name(mmv::number_format f) {
   return f == mmv::number_format::integer ? "integer" : f == mmv::number_format::float32 ? "float32" : "float64";
 }
 
-// The hashes recorded before the refactoring. Printed (MMVRAM_PRINT_HASHES=1) to record them.
+// The recorded hashes. Printed (MMVRAM_PRINT_HASHES=1) to record them. The entries marked
+// "re-recorded" changed with their generators when the library became the one RNG: geometric:*
+// and first_flag_0 (bernoulli_flags on the flag stream, first_flag_0 parsed with its mean 32),
+// pareto:* (stream.unit() for std::uniform_real_distribution on std::mt19937_64) and run spmv
+// bigbird (its own stream for std::mt19937_64); "state-passing problems" is the generator that
+// moved into the harness. Every other entry is byte-identical to the code before the move.
 const std::map<std::string, std::uint64_t> kRecorded = {
     {"flags one_segment", 0x4d9ba747c3200345ull},
     {"flags no_flags", 0x0d3a7184a40896caull},
-    {"flags first_flag_0", 0x3de27072690c56e2ull},
+    {"flags first_flag_0", 0x2923dbc4490f31e6ull},  // re-recorded
     {"flags all_length_1", 0x2970863238135dfdull},
-    {"flags geometric:32", 0x2816c096c0c745daull},
-    {"flags geometric:1024", 0x3a72dfdad62773b5ull},
-    {"flags geometric:32768", 0xe4a3dff9578138bdull},
+    {"flags geometric:32", 0x78e2a019ae792481ull},  // re-recorded
+    {"flags geometric:1024", 0x6206667351186961ull},  // re-recorded
+    {"flags geometric:32768", 0xe8382d661ca4917full},  // re-recorded
     {"flags geometric:1048576", 0x4d9ba747c3200345ull},
-    {"flags pareto:32", 0xab6df19ea4b85ee1ull},
-    {"flags pareto:1024", 0x95b4245d89407563ull},
-    {"flags pareto:32768", 0x5e95f7acec196e6full},
+    {"flags pareto:32", 0x8ae28b5c461bc255ull},  // re-recorded
+    {"flags pareto:1024", 0x9db08e8628078e6bull},  // re-recorded
+    {"flags pareto:32768", 0xfef6ff0c58fdad49ull},  // re-recorded
     {"flags pareto:1048576", 0x4d9ba747c3200345ull},
     {"flags fixed:32", 0xcc35ff951b20abffull},
     {"flags fixed:1024", 0x0646c6465c37f0c7ull},
     {"flags fixed:32768", 0xa8dfb13de241a9bfull},
     {"flags fixed:1048576", 0x4d9ba747c3200345ull},
     {"flags geometric:1", 0x2970863238135dfdull},
-    {"flags geometric:7", 0x4908cd75b7e4dde6ull},
-    {"flags pareto:1", 0xe21e3a18c3729292ull},
-    {"flags pareto:5", 0x0806a3a93b77b7afull},
+    {"flags geometric:7", 0xf7705955c42492dcull},  // re-recorded
+    {"flags pareto:1", 0x82919d7415941db7ull},  // re-recorded
+    {"flags pareto:5", 0x69698c02c354099dull},  // re-recorded
     {"flags fixed:1", 0x2970863238135dfdull},
     {"flags fixed:7", 0xe81cb18dff880c7eull},
     {"values f32", 0x46b071740a440c9full},
@@ -179,7 +184,7 @@ const std::map<std::string, std::uint64_t> kRecorded = {
     {"run iterated-addition-segmented-scan integer", 0x18883d5bc16cca45ull},
     {"run iterated-addition-segmented-scan float32", 0x1995f57cf71686d1ull},
     {"run iterated-addition-segmented-scan float64", 0x7340e05d02c9e889ull},
-    {"run spmv bigbird", 0xf284e57c8ed01a76ull},
+    {"run spmv bigbird", 0xdfac7439582a9bacull},  // re-recorded
     // The accuracy command's value families, recorded from tools/kernels/accuracy.cpp's
     // fill_family before it moved into the harness.
     {"family spread:1e0", 0xd5518d7431b11dd1ull},
@@ -198,6 +203,7 @@ const std::map<std::string, std::uint64_t> kRecorded = {
     {"family spread:1e30", 0x07f490afd860be89ull},
     {"family huge_1e30:1/64", 0x37c25404d6596610ull},
     {"family huge_1e30:1/512", 0x686a29b290a66ecdull},
+    {"state-passing problems", 0xfec5d27296b096d6ull},
 };
 
 void check_hash(const std::string& key, std::uint64_t got) {
@@ -231,6 +237,24 @@ TEST_CASE("the value families draw the recorded inputs for each seed", "[inputs]
       }
     check_hash("family " + f.name, h.h);
   }
+}
+
+TEST_CASE("the state-passing problems draw the recorded inputs for each seed", "[inputs][hashes]") {
+  fnv h;
+  for (auto seed : kSeeds)
+    for (std::int64_t chunks : {0, 1, 33, 1000})
+      for (bool per_head : {false, true}) {
+        const auto p = kh::random_state_passing(chunks, {2, 3, 32, per_head}, 0.05, seed);
+        h.vec(p.local);
+        h.vec(p.log_decay);
+        h.vec(p.starts);
+      }
+  for (auto seed : kSeeds) {
+    const auto offsets = kh::lognormal_chunk_offsets(8, 7.0, 1.0, 64, seed);
+    h.vec(offsets);
+    h.vec(kh::packed_state_passing(offsets, {1, 2, 32, false}, seed).local);
+  }
+  check_hash("state-passing problems", h.h);
 }
 
 TEST_CASE("mmvram run's generator draws the recorded inputs for each seed", "[inputs][hashes]") {

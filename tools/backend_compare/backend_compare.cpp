@@ -1,12 +1,12 @@
 #include "backend_compare.hpp"
 
 #include <cmath>
-#include <random>
 #include <sstream>
 #include <vector>
 
 #include "inputs.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
+#include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/registry.hpp"
 
 namespace mmv::gpu {
@@ -82,22 +82,23 @@ std::string compare_backends(const backend_case& c) {
 }
 
 std::string random_backend_case(std::uint64_t case_seed) {
-  std::mt19937_64 rng(case_seed);
+  inputs::stream draws(case_seed);  // the case's choices, in order
+  const auto pick = [&](std::size_t count) { return std::size_t(draws.integer(0, std::int64_t(count) - 1)); };
   std::vector<const algorithm_entry*> table;  // the entries the cuda backend runs
   for (const auto& e : algorithm_table())
     if (e.cuda_backend) table.push_back(&e);
-  const algorithm_entry& entry = *table[rng() % table.size()];
+  const algorithm_entry& entry = *table[pick(table.size())];
   const auto formats = formats_of(entry.name);
-  const number_format f = formats[rng() % formats.size()];
+  const number_format f = formats[pick(formats.size())];
   const bool square = facts_of(entry.shape).square;
-  const std::int64_t n = square ? 1 + std::int64_t(rng() % 5) : 1 + std::int64_t(rng() % 5000);
+  const std::int64_t n = square ? draws.integer(1, 5) : draws.integer(1, 5000);
   const int sizes[] = {2, 3, 16, 128};
-  const int s = sizes[rng() % 4];
+  const int s = sizes[pick(4)];
   const double densities[] = {0.0, 1.0, 0.05, 0.001};
-  const double density = densities[rng() % 4];
+  const double density = densities[pick(4)];
   const int bits = f == number_format::float64 ? 64 : 32;
   backend_case c;
-  c.algorithm = entry.name, c.format = f, c.s = s, c.bits = bits, c.n = n, c.density = density, c.seed = rng();
+  c.algorithm = entry.name, c.format = f, c.s = s, c.bits = bits, c.n = n, c.density = density, c.seed = draws.next();
   const std::string d = compare_backends(c);
   if (d.empty()) return d;
   std::ostringstream os;

@@ -1,11 +1,9 @@
 // mmvram kernels state-passing (state_passing_bench.hpp).
-#include "mmvram/harness/random_inputs.hpp"
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -15,63 +13,28 @@
 #include "kernel_inputs.hpp"
 #include "json_file.hpp"
 #include "mmvram/gpu/state_passing.hpp"
+#include "state_passing_reference.hpp"
 
 namespace mmv::tool::kernels {
 
-using inputs::dtype;
 namespace {
 
 using method = state_passing_method;
 
-struct batch {
-  std::vector<std::int64_t> offsets;  // chunk offsets of the sequences, [S + 1]
-  std::vector<std::uint8_t> starts;
-  std::vector<float> local, log_decay;  // [G][lanes], [G][H][N]
-  std::int64_t chunks = 0, lanes = 0;
-};
-
-batch make_batch(const state_passing_options& o) {
-  std::mt19937_64 rng(o.seed);
-  std::lognormal_distribution<double> length(o.mu, o.sigma);
-  batch b;
-  b.offsets.push_back(0);
-  for (int k = 0; k < o.sequences; ++k) {
-    const auto tokens = std::max<std::int64_t>(1, std::llround(length(rng)));
-    b.offsets.push_back(b.offsets.back() + (tokens + o.chunk_tokens - 1) / o.chunk_tokens);
-  }
-  b.chunks = b.offsets.back();
-  b.lanes = std::int64_t(o.heads) * o.rows * o.cols;
-  b.starts.assign(std::size_t(b.chunks), 0);
-  for (int k = 0; k < o.sequences; ++k) b.starts[std::size_t(b.offsets[k])] = 1;
-  std::normal_distribution<float> normal;
-  std::uniform_real_distribution<float> unit;
-  b.local.resize(std::size_t(b.chunks * b.lanes));
-  for (auto& x : b.local) x = normal(rng);
-  b.log_decay.resize(std::size_t(b.chunks * o.heads * o.rows));
-  for (auto& x : b.log_decay) x = unit(rng) < 0.1f ? 0.f : -unit(rng);
-  return b;
-}
-
-// Max error on every 97th lane against the float64 loop, over the magnitude of the same loop on
-// |u| (restarting at the starts, or not when `unsegmented_scale`); false when one exceeds 2e-6.
-bool verify(const batch& b, const state_passing_options& o, const std::vector<float>& local,
-            const std::vector<float>& got, bool segmented, bool unsegmented_scale, double& max_error) {
-  const std::int64_t per_head = std::int64_t(o.rows) * o.cols;
+// Max error on every 97th lane against the float64 recurrence of p (state_passing_lane), each
+// over the same recurrence on |u| (restarting at the starts, or not when `unsegmented_scale`);
+// false when one exceeds kStatePassingTolerance times it.
+bool verify(const inputs::state_passing_problem& p, const std::vector<float>& got, bool segmented,
+            bool unsegmented_scale, double& max_error) {
+  const std::int64_t lanes = p.lanes();
   bool ok = true;
   max_error = 0;
-  for (std::int64_t x = 0; x < b.lanes; x += 97) {
-    const std::int64_t head = x / per_head, row = x % per_head / o.cols;
-    double h = 0, seg_abs = 0, all_abs = 0;
-    for (std::int64_t j = 0; j < b.chunks; ++j) {
-      const double a = std::exp(double(b.log_decay[std::size_t((j * o.heads + head) * o.rows + row)]));
-      const double u = local[std::size_t(j * b.lanes + x)];
-      const bool restart = segmented && b.starts[std::size_t(j)];
-      h = restart ? u : a * h + u;
-      seg_abs = restart ? std::fabs(u) : a * seg_abs + std::fabs(u);
-      all_abs = a * all_abs + std::fabs(u);
-      const double err = std::fabs(got[std::size_t(j * b.lanes + x)] - h);
+  for (std::int64_t x = 0; x < lanes; x += 97) {
+    const inputs::lane_states r = state_passing_lane(p, x, segmented);
+    for (std::int64_t j = 0; j < p.chunks; ++j) {
+      const double err = std::fabs(got[std::size_t(j * lanes + x)] - r.h[std::size_t(j)]);
       max_error = std::max(max_error, err);
-      ok = ok && err <= 2e-6 * (unsegmented_scale ? all_abs : seg_abs);
+      ok = ok && err <= kStatePassingTolerance * (unsegmented_scale ? r.unsegmented : r.bound)[std::size_t(j)];
     }
   }
   return ok;
@@ -98,23 +61,29 @@ timing time_calls(const state_passing_options& o, const std::function<void()>& c
 }  // namespace
 
 int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
-  const batch b = make_batch(o);
-  const std::size_t n = b.local.size();
-  const state_passing_shape shape{b.chunks, o.heads, o.rows, o.cols, decay_layout::per_row,
-                                  std::int64_t(o.heads) * o.rows, o.rows};
+  // The batch, rounded to what the kernels read (fp32, and bf16 local states for the bf16 rows),
+  // so the float64 reference starts from the same values.
+  const std::vector<std::int64_t> offsets =
+      inputs::lognormal_chunk_offsets(o.sequences, o.mu, o.sigma, o.chunk_tokens, o.seed);
+  inputs::state_passing_problem p = inputs::packed_state_passing(offsets, {o.heads, o.rows, o.cols, false}, o.seed);
+  for (auto& x : p.local) x = float(x);
+  for (auto& x : p.log_decay) x = float(x);
+  const state_passing_shape shape = kernel_shape(p);
+  const std::size_t n = p.local.size();
+  const std::vector<float> local(p.local.begin(), p.local.end()), log_decay(p.log_decay.begin(), p.log_decay.end());
   std::vector<std::uint16_t> local_bf16(n);
-  std::vector<float> rounded(n);
+  inputs::state_passing_problem rounded = p;
   for (std::size_t i = 0; i < n; ++i) {
-    local_bf16[i] = to_bf16_bits(b.local[i]);
-    rounded[i] = from_bf16_bits(local_bf16[i]);
+    local_bf16[i] = to_bf16_bits(local[i]);
+    rounded.local[i] = from_bf16_bits(local_bf16[i]);
   }
-  runtime::device_buffer d_local(n * 4), d_bf16(n * 2), d_out(n * 4), d_decay(b.log_decay.size() * 4), d_starts(b.starts.size()),
-      d_offsets(b.offsets.size() * 8);
-  runtime::check(cudaMemcpy(d_local.get(), b.local.data(), n * 4, cudaMemcpyHostToDevice), "upload");
+  runtime::device_buffer d_local(n * 4), d_bf16(n * 2), d_out(n * 4), d_decay(log_decay.size() * 4), d_starts(p.starts.size()),
+      d_offsets(offsets.size() * 8);
+  runtime::check(cudaMemcpy(d_local.get(), local.data(), n * 4, cudaMemcpyHostToDevice), "upload");
   runtime::check(cudaMemcpy(d_bf16.get(), local_bf16.data(), n * 2, cudaMemcpyHostToDevice), "upload");
-  runtime::check(cudaMemcpy(d_decay.get(), b.log_decay.data(), b.log_decay.size() * 4, cudaMemcpyHostToDevice), "upload");
-  runtime::check(cudaMemcpy(d_starts.get(), b.starts.data(), b.starts.size(), cudaMemcpyHostToDevice), "upload");
-  runtime::check(cudaMemcpy(d_offsets.get(), b.offsets.data(), b.offsets.size() * 8, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_decay.get(), log_decay.data(), log_decay.size() * 4, cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_starts.get(), p.starts.data(), p.starts.size(), cudaMemcpyHostToDevice), "upload");
+  runtime::check(cudaMemcpy(d_offsets.get(), offsets.data(), offsets.size() * 8, cudaMemcpyHostToDevice), "upload");
 
   const timing copy = time_calls(o, [&] {
     runtime::check(cudaMemcpyAsync(d_out.get(), d_local.get(), n * 4, cudaMemcpyDeviceToDevice, nullptr), "copy");
@@ -134,7 +103,7 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
     std::vector<float> got(n);
     runtime::check(cudaMemcpy(got.data(), d_out.get(), n * 4, cudaMemcpyDeviceToHost), "download");
     double err = 0;
-    const bool ok = verify(b, o, bf16 ? rounded : b.local, got, segmented, speculative || !segmented, err);
+    const bool ok = verify(bf16 ? rounded : p, got, segmented, speculative || !segmented, err);
     const timing t = time_calls(o, call);
     rows.push_back({name, bf16 ? "bf16" : "fp32", t, double(n) * (bf16 ? 6 : 8), err, ok});
     const row& r = rows.back();
@@ -169,7 +138,7 @@ int run_state_passing_bench(const state_passing_options& o, std::ostream& os) {
     json j;
     j["schema"] = "mmvram-gpu-state-passing/1";
     j["device"] = dev.name;
-    j["shape"] = {{"sequences", o.sequences}, {"chunks", b.chunks}, {"heads", o.heads}, {"rows", o.rows},
+    j["shape"] = {{"sequences", o.sequences}, {"chunks", p.chunks}, {"heads", o.heads}, {"rows", o.rows},
                   {"cols", o.cols}, {"chunk_tokens", o.chunk_tokens}, {"mu", o.mu}, {"sigma", o.sigma},
                   {"seed", o.seed}, {"calls_per_timing", o.calls}};
     j["copy_gb_per_s"] = copy_gbs, j["copy_median_us"] = copy.median_us;

@@ -1,11 +1,12 @@
-// Host side of the state-passing checks: a random packed problem and the float64 recurrence it
-// is compared with, shared by the Catch2 GPU tests and `mmvram kernels stress`.
+// The kernels' view of the harness's state-passing problems and float64 recurrence
+// (mmvram/harness/state_passing_inputs.hpp), shared by the Catch2 GPU tests, `mmvram kernels
+// stress` and `mmvram kernels state-passing`: a problem with the packed shape the kernels take.
 #pragma once
 #include <cstdint>
 #include <random>
-#include <vector>
 
 #include "mmvram/gpu/state_passing.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 #include "mmvram/harness/tolerance.hpp"
 
 namespace mmv::gpu {}
@@ -16,27 +17,30 @@ namespace mmv::tool::kernels {
 // api.hpp) are used here unqualified.
 using namespace mmv::gpu;
 
-struct state_passing_problem {
+// The packed shape of p's arrays as the kernels read them: log-decays [G][H][N] (chunk stride
+// H N, head stride N) or [G][H] per head (chunk stride H, head stride 1).
+state_passing_shape kernel_shape(const inputs::state_passing_problem& p);
+
+// A harness problem with its kernel shape.
+struct state_passing_problem : inputs::state_passing_problem {
   state_passing_shape shape;
-  std::vector<double> local, log_decay;  // [G][H][N][V], [G][H][N] or [G][H]
-  std::vector<std::uint8_t> starts;      // [G]
-  std::int64_t lanes() const { return std::int64_t(shape.heads) * shape.rows * shape.cols; }
-  std::int64_t decay_rows() const { return shape.decay == decay_layout::per_row ? shape.rows : 1; }
 };
 
-// G chunks of H x N x V lanes: local states ~ N(0, 1), log-decays uniform in (-1, 0] with one in
-// ten exactly 0 (decay 1), each chunk a start with probability start_rate.
+// inputs::random_state_passing of G chunks of H x N x V lanes with decay layout d, and its shape.
 state_passing_problem make_state_passing_problem(std::int64_t g, int h, int n, int v, decay_layout d,
-                                                 double start_rate, std::mt19937_64& rng);
+                                                 double start_rate, std::uint64_t seed);
+// The same, seeded by one draw of rng (`mmvram kernels stress` draws its cases' shapes from a
+// std::mt19937_64 of the case seed).
+inline state_passing_problem make_state_passing_problem(std::int64_t g, int h, int n, int v, decay_layout d,
+                                                        double start_rate, std::mt19937_64& rng) {
+  return make_state_passing_problem(g, h, n, v, d, start_rate, std::uint64_t(rng()));
+}
 
-// h_j = exp(l_j) h_{j-1} + u_j, restarted at starts, in float64; also the same recurrence on |u|
-// (bound: the scale of the fp32 rounding error) and on |u| without restarts (unsegmented: what
-// the speculative method's repair subtracts from).
-void state_passing_reference(const state_passing_problem& p, std::vector<double>& h, std::vector<double>& bound,
-                             std::vector<double>* unsegmented = nullptr);
+using inputs::state_passing_lane;
+using inputs::state_passing_reference;
 
-// The relative error the fp32 methods are held to against `bound` (or `unsegmented` for the
-// speculative method): the kernels' state-passing rule of the one tolerance policy.
+// The relative error the fp32 methods are held to against the |u| recurrence (bound; for the
+// speculative method and unsegmented runs: without restarts): the one tolerance policy's rule.
 using mmv::kStatePassingTolerance;
 
 }  // namespace mmv::tool::kernels

@@ -1,7 +1,7 @@
 // The one generator of random inputs, for the simulator (`mmvram run`) and the fused kernels
 // (`mmvram kernels`): one RNG (SplitMix64 as a counter: mix64 of seed-derived key + index, so
 // a value depends on its seed and index only and arrays fill in parallel), the named
-// segment-length distributions, and two value rules:
+// segment-length distributions, one Bernoulli rule of segment starts, and two value rules:
 //  - bounded: the simulator's B-bit integers in [0, M] or [-M, M] and reals in [0, 1) or [-1, 1),
 //    drawn in order from one `stream` (stream k-th draw = mix64(seed + k golden));
 //  - nonzero: the kernels' non-zero full-range int32 and f32 in [-0.5, 1), keyed per index;
@@ -49,9 +49,20 @@ class stream {
   std::uint64_t state_;
 };
 
+// ---- Rules shared by both ----
+
+// The one rule of random segment starts: n Bernoulli(p) flags (0/1 bytes) drawn from d in order,
+// f[0] = 1 without a draw and f[i] = (d.unit() < p) from draw i - 1; d moves past the n - 1 draws
+// (filled in parallel). `--density p` (bounded_flags) and geometric:MEAN (p = 1 / MEAN) use it.
+void bernoulli_flags(stream& d, std::uint8_t* f, std::int64_t n, double p);
+// About N(0, 1): the sum of 12 draws of d.unit() minus 6 (Irwin-Hall, |z| <= 6), exact IEEE
+// arithmetic on the draws, so the same on every platform.
+double normal_sum12(stream& d);
+
 // ---- The simulator's rule (bounded values, one stream in order) ----
 
-// n flags (int64 words): position 0 starts a segment, every other one with probability `density`.
+// n flags (int64 words): bernoulli_flags(d, ., n, density) widened (position 0 starts a segment,
+// every other one does with probability `density`).
 std::vector<word> bounded_flags(stream& d, std::int64_t n, double density);
 // n integers uniform in [0, max_value] (or [-max_value, max_value] when signed).
 std::vector<word> bounded_words(stream& d, std::int64_t n, std::int64_t max_value, bool signed_values);
@@ -84,8 +95,10 @@ void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::in
 // Non-zero values. f32: uniform in [-0.5, 1) with |x| >= 2^-10 (mean 0.25, both signs);
 // i32: uniform over the non-zero int32 (sums wrap around constantly).
 void fill_values(dtype t, void* host, std::int64_t n, std::uint64_t seed);
-// 0/1 flags of distribution d. Every distribution but no_flags and first_flag_0 sets flags[0].
-// Pareto lengths: alpha = 1.5, x_min = mean / 3, rounded up (mean slightly above `mean`).
+// 0/1 flags of distribution d, from a stream keyed by seed. Every distribution but no_flags and
+// first_flag_0 sets flags[0]. geometric:MEAN is bernoulli_flags with p = 1 / MEAN (first_flag_0:
+// geometric:32, then flags[0] = 0). Pareto lengths: alpha = 1.5, x_min = mean / 3, rounded up
+// (mean slightly above `mean`), one stream.unit() draw each.
 void fill_flags(const distribution& d, std::uint8_t* host, std::int64_t n, std::uint64_t seed);
 // n flags (int64 words) of distribution d keyed by seed: fill_flags(d, ., n, seed) widened, so
 // a simulator run with --dist gets the flags the kernels' check draws for that case seed.

@@ -17,7 +17,8 @@ csr_matrix read_matrix_market(std::istream& in);
 // block×block: block row i holds the window blocks i-(w-1)/2 .. i+w/2 (w = window_blocks, cut
 // at the edges), the first g = global_blocks block columns, and r = random_blocks further
 // distinct block columns drawn at random (fewer when the row has no room); the first g block
-// rows are dense. Values uniform in [-1, 1); `seed` fixes pattern and values.
+// rows are dense. Values uniform in [-1, 1); pattern and values are drawn in order from one
+// stream (random_inputs.hpp) keyed by `seed`.
 csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks, int window_blocks,
                           int global_blocks, std::uint64_t seed);
 
