@@ -124,6 +124,10 @@ std::int64_t parse_count(const std::string& text, const std::string& what);
 std::int64_t parse_count_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi);
 // A comma-separated list of counts and ranges A..B (doubling) or A..B:F (factor F).
 std::vector<std::int64_t> parse_count_list(const std::string& text, const std::string& what);
+// parse_count_in as an int (lo and hi within int's range).
+int parse_int_in(const std::string& text, const std::string& what, std::int64_t lo, std::int64_t hi);
+// --seed: parse_count of text (0..2^62), as the seed of a run.
+std::uint64_t parse_seed(const std::string& text);
 // "0.01", "1/32": a real number.
 double parse_real(const std::string& text, const std::string& what);
 // parse_real, and a usage_error unless the number is in [lo, hi].

@@ -13,16 +13,10 @@
 #include "json_file.hpp"
 
 namespace mmv::tool::kernels {
-
-using inputs::distribution;
-using inputs::dtype;
-using inputs::fill_flags;
-using inputs::mix64;
 namespace {
 
 using inputs::fill_family;
 using inputs::value_family;
-
 
 void print_row(std::ostream& os, const value_family& f, const check_result& r) {
   char buf[320];

@@ -1,52 +1,24 @@
-#include "mmvram/harness/random_inputs.hpp"
+// mmvram kernels bench, the measurement (bench.hpp: run_bench): input sets on the device, each
+// selected kernel timed over them per type and distribution; the report is bench_report.cpp's.
 #include "bench.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
-#include <map>
 #include <memory>
 
+#include "bench_report.hpp"
+#include "mmvram/gpu/ablation.hpp"
+#include "mmvram/gpu/baselines/baselines.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
-#include "json_file.hpp"
-#include "kernels.hpp"
-#include "mmvram/gpu/ablation.hpp"
-#include "mmvram/gpu/baselines/baselines.hpp"
 
 namespace mmv::tool::kernels {
-
-using inputs::count_segments;
-using inputs::distribution;
-using inputs::dtype;
-using inputs::dtype_name;
-using inputs::fill_flags;
-using inputs::fill_values;
-using inputs::mix64;
-using inputs::standard_distributions;
 namespace {
-
-struct row {
-  const kernel_info* k = nullptr;
-  dtype type = dtype::f32;
-  std::int64_t n = 0;
-  std::string dist = "none", dist_family = "none";
-  std::int64_t mean = 0, segments = 1;
-  double median_ms = NAN, min_ms = NAN, max_ms = NAN;
-  std::int64_t tiles = 0;  // with --tile-cycles: per-tile clock64 cycles over all tiles and reps
-  double tile_cycles_median = NAN, tile_cycles_min = NAN, tile_cycles_p90 = NAN;
-  std::string error;
-  double gitems() const { return double(n) / (median_ms * 1e-3) / 1e9; }
-  // Bandwidth of the bytes this kernel moves, and of the operation's byte floor.
-  double gbs() const { return k->bytes(n, segments) / (median_ms * 1e-3) / 1e9; }
-  double floor_gbs() const { return bytes_per_item(k->kind) * double(n) / (median_ms * 1e-3) / 1e9; }
-};
 
 // Times k over the input sets (warm-up, then reps calls rotating sets, events around each).
 // With tile_cycles, then reps more calls with the clock64 probe (fused kernels only).
-void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>& ins,
+void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_inputs>& ins,
                  const device_outputs& o, int warmup, int reps, bool tile_cycles) {
   try {
     std::size_t tb = 0, most = 1;
@@ -96,59 +68,7 @@ void time_kernel(row& r, const kernel_info& k, const std::vector<device_inputs>&
   }
 }
 
-const row* find_row(const std::vector<row>& rows, const std::string& kernel, dtype t, const std::string& dist) {
-  for (const auto& r : rows)
-    if (r.k->name == kernel && r.type == t && r.dist == dist && r.error.empty()) return &r;
-  return nullptr;
-}
-
 bool unsegmented(op o) { return o == op::copy || o == op::reduce || o == op::scan; }
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-// One row of the bench JSON: the kernel, its input and, unless it failed, its timings and
-// ratios (null where the copy or the read-only ceiling was not measured).
-json row_json(const row& r, const std::vector<row>& rows, int reps) {
-  json j;
-  j["kernel"] = r.k->name, j["family"] = r.k->family, j["operation"] = op_name(r.k->kind);
-  if (!r.k->variant.empty()) j["variant"] = r.k->variant;
-  j["dtype"] = dtype_name(r.type), j["n"] = r.n, j["distribution"] = r.dist;
-  j["distribution_family"] = r.dist_family;
-  j["mean_segment_length"] = r.mean > 0 ? json(r.mean) : json(nullptr);
-  j["num_segments"] = r.segments, j["segment_density"] = double(r.segments) / double(r.n);
-  j["bytes_per_item"] = bytes_per_item(r.k->kind);
-  j["kernel_bytes_per_item"] = r.k->item_bytes, j["kernel_bytes_per_segment"] = r.k->segment_bytes;
-  j["reps"] = reps;
-  if (!r.error.empty()) {
-    j["error"] = r.error;
-    return j;
-  }
-  j["time_ms"] = r.median_ms, j["time_ms_min"] = r.min_ms, j["time_ms_max"] = r.max_ms;
-  j["throughput_gitems_per_s"] = r.gitems(), j["bandwidth_gb_per_s"] = r.gbs();
-  if (r.tiles > 0) {
-    j["tiles"] = r.tiles, j["tile_cycles_median"] = r.tile_cycles_median;
-    j["tile_cycles_min"] = r.tile_cycles_min, j["tile_cycles_p90"] = r.tile_cycles_p90;
-  }
-  const row* copy = find_row(rows, "copy", r.type, "none");
-  j["copy_bandwidth_fraction"] = copy ? json(r.gbs() / copy->gbs()) : json(nullptr);
-  // The operation's byte floor moved at the read-only ceiling's bandwidth, over this time.
-  const row* read = find_row(rows, "read_only_reduce", r.type, "none");
-  j["floor_fraction_of_read_only"] = read ? json(r.floor_gbs() / read->gbs()) : json(nullptr);
-  json speedup = json::object();
-  for (const auto& ref : reference_kernels(r.k->kind)) {
-    const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
-    if (b != nullptr) speedup[ref] = b->median_ms / r.median_ms;
-  }
-  j["speedup_vs"] = std::move(speedup);
-  return j;
-}
 
 }  // namespace
 
@@ -184,7 +104,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
      << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
      << '\n';
 
-  std::vector<row> rows;
+  std::vector<bench_row> rows;
   std::unique_ptr<unsigned char[]> hbuf(new unsigned char[vbytes]);
   std::unique_ptr<std::uint8_t[]> hflags(new std::uint8_t[static_cast<std::size_t>(n)]);
   runtime::device_buffer out(vbytes + 4 * pad), scd_offsets(any_scd ? 8 * static_cast<std::size_t>(n + 1) : 0), scd_count(8);
@@ -214,7 +134,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
     // Unsegmented kernels: the copy, the reduction and the scans, distribution "none".
     for (auto* k : kernels) {
       if (!unsegmented(k->kind) || !k->unavailable.empty()) continue;
-      row r;
+      bench_row r;
       r.k = k;
       r.type = t;
       r.n = n;
@@ -254,7 +174,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
       }
       for (auto* k : kernels) {
         if (unsegmented(k->kind) || !k->unavailable.empty()) continue;
-        row r;
+        bench_row r;
         r.k = k;
         r.type = t;
         r.n = n;
@@ -270,57 +190,9 @@ int run_bench(const bench_options& o, std::ostream& os) {
     }
   }
 
-  // Table.
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "\n%-27s %-4s %-16s %9s %9s %8s %6s %6s  %s\n", "kernel", "type", "distribution",
-                "time_ms", "Gitem/s", "GB/s", "%copy", "%read", "speedup vs baselines");
-  os << buf;
-  int failures = 0;
-  for (const auto& r : rows) {
-    if (!r.error.empty()) {
-      ++failures;
-      std::snprintf(buf, sizeof buf, "%-27s %-4s %-16s  ERROR: %s\n", r.k->name.c_str(), dtype_name(r.type),
-                    r.dist.c_str(), r.error.c_str());
-      os << buf;
-      continue;
-    }
-    const row* copy = find_row(rows, "copy", r.type, "none");
-    const row* read = find_row(rows, "read_only_reduce", r.type, "none");
-    std::string sp;
-    for (const auto& ref : reference_kernels(r.k->kind)) {
-      const row* b = ref == r.k->name ? nullptr : find_row(rows, ref, r.type, r.dist);
-      if (b == nullptr) continue;
-      char s[96];
-      std::snprintf(s, sizeof s, " %s %.2fx", ref.c_str(), b->median_ms / r.median_ms);
-      sp += s;
-    }
-    std::snprintf(buf, sizeof buf, "%-27s %-4s %-16s %9.3f %9.1f %8.0f %5.0f%% %5.0f%% %s\n", r.k->name.c_str(),
-                  dtype_name(r.type), r.dist.c_str(), r.median_ms, r.gitems(), r.gbs(),
-                  copy ? 100.0 * r.gbs() / copy->gbs() : NAN, read ? 100.0 * r.floor_gbs() / read->gbs() : NAN,
-                  sp.c_str());
-    os << buf;
-  }
-
+  const int failures = print_bench_table(os, rows);
   if (!o.out_path.empty()) {
-    json j;
-    j["schema"] = "mmvram-gpu-bench/1";
-    j["date_utc"] = utc_now();
-    j["gpu"] = {{"name", dev.name},
-                {"sm_count", dev.sm_count},
-                {"compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor)},
-                {"l2_bytes", static_cast<std::uint64_t>(dev.l2_bytes)},
-                {"memory_bytes", static_cast<std::uint64_t>(dev.memory_bytes)},
-                {"sm_clock_khz", dev.sm_clock_khz}};
-    j["cuda_runtime_version"] = runtime::cuda_version_string(dev.runtime_version);
-    j["cuda_driver_version"] = runtime::cuda_version_string(dev.driver_version);
-    j["n"] = n, j["reps"] = o.reps, j["warmup"] = o.warmup, j["input_sets"] = sets;
-    j["working_set_bytes"] = static_cast<std::uint64_t>(set_bytes * sets);
-    j["seed"] = o.seed, j["pointer_offset_items"] = o.offset;
-    j["timing"] = "CUDA events around each call; median over reps, input sets rotated per call";
-    json out_rows = json::array();
-    for (const auto& r : rows) out_rows.push_back(row_json(r, rows, o.reps));
-    j["rows"] = std::move(out_rows);
-    write_json_file(o.out_path, j);
+    write_bench_json(o, dev, sets, set_bytes, rows);
     os << "wrote " << o.out_path << '\n';
   }
   return failures == 0 ? 0 : 1;

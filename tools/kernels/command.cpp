@@ -4,27 +4,20 @@
 // after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
 // including every check of the options' meaning made before the run), an output file that cannot
 // be written (io_error: checked before the run, and again when written) or no CUDA device.
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "mmvram/harness/random_inputs.hpp"
 #include "accuracy.hpp"
+#include "backend_compare.hpp"
 #include "bench.hpp"
 #include "check.hpp"
 #include "check_algorithm.hpp"
 #include "cli.hpp"
+#include "command_options.hpp"
 #include "commands.hpp"
-#include "backend_compare.hpp"
-#include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/harness/registry.hpp"
 #if defined(MMVRAM_HAVE_NCCL)
 #include "multi_gpu.hpp"
@@ -37,81 +30,8 @@ namespace mmv::tool {
 namespace {
 
 using namespace mmv::tool::kernels;
-using mmv::inputs::distribution;
-using mmv::inputs::dtype;
-using mmv::inputs::parse_dtype;
 using options = std::map<std::string, std::function<void(const std::string&)>>;
 using switches = std::map<std::string, std::function<void()>>;
-
-// A seed for runs without --seed, below 2^62 so that --seed can give it back.
-std::uint64_t fresh_seed() {
-  std::random_device rd;
-  return ((static_cast<std::uint64_t>(rd()) << 32) ^ rd()) >> 2;
-}
-
-std::uint64_t parse_seed(const std::string& v) { return static_cast<std::uint64_t>(parse_count(v, "--seed")); }
-
-int small(const std::string& v, const std::string& what, int lo, int hi) {
-  return static_cast<int>(parse_count_in(v, what, lo, hi));
-}
-
-std::vector<dtype> parse_dtypes(const std::string& v) {
-  std::vector<dtype> out;
-  for (const auto& item : split(v, ',')) {
-    const auto t = parse_dtype(item);
-    if (!t) throw usage_error("--dtypes: unknown type '" + item + "' (f32, i32)");
-    out.push_back(*t);
-  }
-  return out;
-}
-
-std::vector<distribution> parse_dists(const std::string& v) {
-  std::vector<distribution> out;
-  for (const auto& item : split(v, ',')) {
-    const auto d = distribution::parse(item);
-    if (!d) throw usage_error("--dists: unknown distribution '" + item + "' (see mmvram help)");
-    out.push_back(*d);
-  }
-  return out;
-}
-
-// A usage_error unless `spec` selects at least one kernel (select_kernels' message).
-void require_selection(const std::string& spec) {
-  std::string err;
-  if (select_kernels(spec, err).empty()) throw usage_error("--kernels: " + err);
-}
-
-// Throws io_error (exit 2) unless `path` (given with `option`; empty: none) can be written, so a
-// bad output path is refused before the device runs anything, not after. Writable means: an
-// existing non-directory the process may write, or a new name in a directory it may write.
-// The write itself (json_file.cpp) is checked again.
-void require_writable(const std::string& path, const std::string& option) {
-  if (path.empty()) return;
-  const std::string what = "cannot write " + option + " '" + path + "': ";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw io_error(what + "it is a directory");
-    if (::access(path.c_str(), W_OK) != 0) throw io_error(what + std::strerror(errno));
-    return;
-  }
-  if (errno != ENOENT) throw io_error(what + std::strerror(errno));
-  const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw io_error(what + std::strerror(errno));
-}
-
-void no_positional(const std::string& command, const std::string& p) {
-  throw usage_error(command + " takes no argument (got '" + p + "')");
-}
-
-// Whether a CUDA device is usable; one line on stderr saying why `command` cannot run when not.
-bool have_device(const std::string& command) {
-  gpu::runtime::device_info dev;
-  std::string why;
-  if (gpu::runtime::current_device(dev, why)) return true;
-  std::cerr << "mmvram: error: no CUDA device (" << why << "); " << command << " needs a GPU\n";
-  return false;
-}
 
 // `kernels check`: the kernel suite, or with ALGO one input through every path of ALGO.
 int run_check_command(const std::vector<std::string>& args) {
@@ -131,7 +51,7 @@ int run_check_command(const std::vector<std::string>& args) {
                {"--kernels", suite("--kernels", [&](const std::string& v) { o.kernels = v; })},
                {"--out", suite("--out", [&](const std::string& v) { o.json_path = v; })},
                {"--n", algo("--n", [&](const std::string& v) { a.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 24); })},
-               {"--s", algo("--s", [&](const std::string& v) { a.s = small(v, "--s", 2, 4096); })},
+               {"--s", algo("--s", [&](const std::string& v) { a.s = parse_int_in(v, "--s", 2, 4096); })},
                {"--density", algo("--density", [&](const std::string& v) {
                   a.density = parse_real_in(v, "--density", 0, 1);
                 })}},
@@ -180,11 +100,11 @@ int run_bench_command(const std::vector<std::string>& args, bool profile) {
                {"--offset", [&](const std::string& v) { o.offset = parse_count_in(v, "--offset", 0, 15); }}};
   switches sw;
   if (profile) {
-    opts["--calls"] = [&](const std::string& v) { o.reps = small(v, "--calls", 1, 1000); };
+    opts["--calls"] = [&](const std::string& v) { o.reps = parse_int_in(v, "--calls", 1, 1000); };
   } else {
-    opts["--reps"] = [&](const std::string& v) { o.reps = small(v, "--reps", 1, 100000); };
-    opts["--warmup"] = [&](const std::string& v) { o.warmup = small(v, "--warmup", 0, 1000); };
-    opts["--sets"] = [&](const std::string& v) { o.sets = small(v, "--sets", 1, 64); };
+    opts["--reps"] = [&](const std::string& v) { o.reps = parse_int_in(v, "--reps", 1, 100000); };
+    opts["--warmup"] = [&](const std::string& v) { o.warmup = parse_int_in(v, "--warmup", 0, 1000); };
+    opts["--sets"] = [&](const std::string& v) { o.sets = parse_int_in(v, "--sets", 1, 64); };
     opts["--out"] = [&](const std::string& v) { o.out_path = v; };
     sw["--tile-cycles"] = [&] { o.tile_cycles = true; };
   }
@@ -219,7 +139,7 @@ int run_stress_command_line(const std::vector<std::string>& args) {
   walk("kernels stress", args,
        options{{"--seconds", [&](const std::string& v) { o.seconds = parse_real_in(v, "--seconds", 0, 86400); }},
                {"--cases", [&](const std::string& v) { o.max_cases = parse_count_in(v, "--cases", 1, INT64_MAX); }},
-               {"--threads", [&](const std::string& v) { o.threads = small(v, "--threads", 1, 64); }},
+               {"--threads", [&](const std::string& v) { o.threads = parse_int_in(v, "--threads", 1, 64); }},
                {"--min-n", [&](const std::string& v) { o.min_n = parse_count_in(v, "--min-n", 1, top); }},
                {"--max-n", [&](const std::string& v) { o.max_n = parse_count_in(v, "--max-n", 1, top); }},
                {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
@@ -256,15 +176,15 @@ int run_state_passing_command(const std::vector<std::string>& args) {
   state_passing_options o;
   o.seed = fresh_seed();
   walk("kernels state-passing", args,
-       options{{"--sequences", [&](const std::string& v) { o.sequences = small(v, "--sequences", 1, 65535); }},
+       options{{"--sequences", [&](const std::string& v) { o.sequences = parse_int_in(v, "--sequences", 1, 65535); }},
                {"--mu", [&](const std::string& v) { o.mu = parse_real_in(v, "--mu", 0, 12); }},
                {"--sigma", [&](const std::string& v) { o.sigma = parse_real_in(v, "--sigma", 0, 3); }},
-               {"--chunk-tokens", [&](const std::string& v) { o.chunk_tokens = small(v, "--chunk-tokens", 1, 4096); }},
-               {"--heads", [&](const std::string& v) { o.heads = small(v, "--heads", 1, 1024); }},
-               {"--rows", [&](const std::string& v) { o.rows = small(v, "--rows", 1, 1024); }},
-               {"--cols", [&](const std::string& v) { o.cols = small(v, "--cols", 32, 4096); }},
-               {"--reps", [&](const std::string& v) { o.reps = small(v, "--reps", 1, 10000); }},
-               {"--calls", [&](const std::string& v) { o.calls = small(v, "--calls", 1, 1000); }},
+               {"--chunk-tokens", [&](const std::string& v) { o.chunk_tokens = parse_int_in(v, "--chunk-tokens", 1, 4096); }},
+               {"--heads", [&](const std::string& v) { o.heads = parse_int_in(v, "--heads", 1, 1024); }},
+               {"--rows", [&](const std::string& v) { o.rows = parse_int_in(v, "--rows", 1, 1024); }},
+               {"--cols", [&](const std::string& v) { o.cols = parse_int_in(v, "--cols", 32, 4096); }},
+               {"--reps", [&](const std::string& v) { o.reps = parse_int_in(v, "--reps", 1, 10000); }},
+               {"--calls", [&](const std::string& v) { o.calls = parse_int_in(v, "--calls", 1, 1000); }},
                {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
                {"--out", [&](const std::string& v) { o.out_path = v; }}},
        {}, [&](const std::string& p) { no_positional("kernels state-passing", p); });

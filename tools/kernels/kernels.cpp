@@ -10,8 +10,6 @@
 
 namespace mmv::tool::kernels {
 
-using inputs::dtype;
-
 const char* op_name(op o) {
   switch (o) {
     case op::copy: return "copy";

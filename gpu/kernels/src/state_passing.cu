@@ -2,7 +2,10 @@
 // choice between one chain per lane group and segments of chunks (reduce-then-scan, when the
 // lanes give fewer warps than SMs), and the launches of device/state_passing.cuh's kernels.
 #include <algorithm>
+#include <cstddef>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "launch.hpp"
 #include "mmvram/gpu/device/state_passing.cuh"
@@ -39,15 +42,29 @@ params<In, Real> make_params(const In* local, const Real* log_decay, const std::
           s.chunk_stride, s.head_stride, 0, s.cols, s.decay == decay_layout::per_row};
 }
 
+// The current device's SM count, read once per device and cached (thread-safe); throws
+// cuda_error when the query fails. runtime::sm_count() does the same, but the PyTorch extension
+// compiles this file alone, without the runtime library (python/mmvram_torch/__init__.py).
+int cached_sm_count() {
+  static std::mutex lock;
+  static std::vector<int> counts;  // per device index; 0: not read yet
+  int dev = 0;
+  detail::check(cudaGetDevice(&dev), "cudaGetDevice");
+  std::lock_guard<std::mutex> guard(lock);
+  if (counts.size() <= std::size_t(dev)) counts.resize(std::size_t(dev) + 1, 0);
+  if (counts[std::size_t(dev)] == 0)
+    detail::check(cudaDeviceGetAttribute(&counts[std::size_t(dev)], cudaDevAttrMultiProcessorCount, dev),
+                  "cudaDeviceGetAttribute");
+  return counts[std::size_t(dev)];
+}
+
 // Segments of whole tiles when the lanes give fewer warps than SMs (two waves of resident warps),
 // else 0 (one chain per lane group). At the MVE's 1024 lane groups cutting was slower on an H100
 // (its extra read of the local states and per-call allocation cost more than the parallelism).
 template <class Kernel>
 std::int64_t segment_chunks_for(Kernel kernel, std::int64_t lane_groups, std::int64_t chunks) {
-  // Queried per launch, not runtime::sm_count(): the PyTorch extension compiles this file alone.
-  int dev = 0, sms = 0, blocks_per_sm = 0;
-  detail::check(cudaGetDevice(&dev), "cudaGetDevice");
-  detail::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+  const int sms = cached_sm_count();
+  int blocks_per_sm = 0;
   if (lane_groups >= sms) return 0;
   detail::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, 32 * kStateWarpsPerBlock, 0),
                 "occupancy");

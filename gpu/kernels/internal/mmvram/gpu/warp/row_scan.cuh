@@ -1,10 +1,10 @@
 // Warp layer: scans of the warp's 32×16 block on the tensor cores (layout in layout.cuh). Each
 // 16×16 m-tile is multiplied by U' (prefix matrix: row_scan, row-local scans) or by U' cut into
 // 4×4 diagonal blocks (lane_scan, in-lane scans for the segmented kernels) and by J (the row
-// totals). Every scan also has a CUDA-core twin (…_cuda_cores: running sums and quad shuffles),
-// used for non-finite fp32 data and, through the unit policy (…_on<U>), by the kernels' V0
-// variant that never touches the tensor cores. Carries between rows and lanes live in
-// row_carry.cuh (V3: row_totals_mma.cuh) and revert.cuh.
+// totals). Every scan also has a CUDA-core twin (…_cuda_cores: running sums and quad shuffles,
+// row_scan_cuda_cores.cuh), used for non-finite fp32 data and, through the unit policy
+// (…_on<U>), by the kernels' V0 variant that never touches the tensor cores. Carries between
+// rows and lanes live in row_carry.cuh (V3: row_totals_mma.cuh) and revert.cuh.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -12,6 +12,7 @@
 #include "mmvram/gpu/thread/mma.cuh"
 #include "mmvram/gpu/thread/split.cuh"
 #include "mmvram/gpu/warp/layout.cuh"
+#include "mmvram/gpu/warp/row_scan_cuda_cores.cuh"
 
 namespace mmv::gpu::warp {
 
@@ -29,62 +30,6 @@ __device__ __forceinline__ bool finite_f32(float x) { return fabsf(x) <= 3.40282
 // the products go (revert_rows.cuh: row scans repaired at the row; row_totals_mma.cuh and
 // revert_warp.cuh: the row totals too); the scans here treat them alike.
 enum class unit { tensor_cores, cuda_cores, tensor_core_rows, tensor_core_warp };
-
-// Inclusive scan of one value per lane over the row's four lanes (lane 4g + q, q = 0..3):
-// returns the lanes before this one (0 for q = 0) and sets `total` to the row's.
-template <class T>
-__device__ __forceinline__ T quad_exclusive(T x, T& total) {
-  const int q = threadIdx.x & 3;
-  T incl = x;
-#pragma unroll
-  for (int d = 1; d < 4; d *= 2) {
-    const T y = __shfl_up_sync(~0u, incl, d, 4);
-    if (q >= d) incl = y + incl;
-  }
-  total = __shfl_sync(~0u, incl, 3, 4);
-  const T before = __shfl_up_sync(~0u, incl, 1, 4);
-  return q == 0 ? T(0) : before;
-}
-
-// row_scan on the CUDA cores: in-lane running sums, then a scan over the row's four lanes.
-template <class T>
-__device__ __forceinline__ void row_scan_cuda_cores(const T (&v)[4][4], T (&xs)[4][4], T (&tot)[4]) {
-  const int q = threadIdx.x & 3;
-#pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    T s[4];
-    s[0] = v[c][0];
-#pragma unroll
-    for (int e = 1; e < 4; ++e) s[e] = s[e - 1] + v[c][e];
-    const T before = quad_exclusive(s[3], tot[c]);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) xs[c][e] = q == 0 ? s[e] : before + s[e];
-  }
-}
-
-// lane_scan<M> on the CUDA cores: running sums of the lane's four items of chunks 2M, 2M + 1.
-template <int M, class T>
-__device__ __forceinline__ void lane_scan_cuda_cores(const T (&v)[4][4], T (&S)[2][4]) {
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    S[h][0] = v[2 * M + h][0];
-#pragma unroll
-    for (int e = 1; e < 4; ++e) S[h][e] = S[h][e - 1] + v[2 * M + h][e];
-  }
-}
-
-// warp_total on the CUDA cores: the lane's 16 items, then a butterfly over the warp.
-template <class T>
-__device__ __forceinline__ T warp_total_cuda_cores(const T (&v)[4][4]) {
-  T x = T(0);
-#pragma unroll
-  for (int c = 0; c < 4; ++c)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) x += v[c][e];
-#pragma unroll
-  for (int o = 1; o < 32; o *= 2) x += __shfl_xor_sync(~0u, x, o);
-  return x;
-}
 
 // The B fragments row_scan takes for values of type T (float: bf16 parts; uint32: byte planes).
 template <class T>
@@ -271,17 +216,6 @@ __device__ __forceinline__ void flag_scan(const std::uint32_t (&fw)[4], const sc
     }
     nf[c0] = thread::exact_count(d[2][0]);
     nf[c1] = thread::exact_count(d[2][2]);
-  }
-}
-
-// flag_scan on the CUDA cores: in-lane popcounts, then a scan over the row's four lanes.
-__device__ __forceinline__ void flag_scan_cuda_cores(const std::uint32_t (&fw)[4], std::uint32_t (&F)[4][4],
-                                                     std::uint32_t (&nf)[4]) {
-#pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    const std::uint32_t before = quad_exclusive(std::uint32_t(__popc(fw[c])), nf[c]);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) F[c][e] = before + __popc(fw[c] & (0xffffffffu >> (24 - 8 * e)));
   }
 }
 
