@@ -205,8 +205,8 @@ int run_multi_gpu_command(const std::vector<std::string>& args) {
   walk("kernels multi-gpu", args,
        options{{"--n", [&](const std::string& v) { o.n_per_gpu = parse_count_in(v, "--n", 1, most); }},
                {"--large-n", [&](const std::string& v) { o.large_n_per_gpu = parse_count_in(v, "--large-n", 1, most); }},
-               {"--gpus", [&](const std::string& v) { o.gpus = small(v, "--gpus", 2, 64); }},
-               {"--reps", [&](const std::string& v) { o.reps = small(v, "--reps", 1, 10000); }},
+               {"--gpus", [&](const std::string& v) { o.gpus = parse_int_in(v, "--gpus", 2, 64); }},
+               {"--reps", [&](const std::string& v) { o.reps = parse_int_in(v, "--reps", 1, 10000); }},
                {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
                {"--out", [&](const std::string& v) { o.out_path = v; }}},
        {}, [&](const std::string& p) { no_positional("kernels multi-gpu", p); });
