@@ -70,9 +70,11 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
   using stats = run_stats<typename sum::value_type>;
   struct chunk {
     std::int64_t heads = 0, last_head = -1;  // segment starts in the chunk, and the last of them
-    std::int64_t seg0 = 0, last_seg = -1, open_start = 0;  // segments before it, its last, the start open at its first item
-    sum tail, carry;                         // the open segment's sum over the chunk's tail (from its last start, or all of it); before it
-    double tail_abs = 0, carry_abs = 0;      // the same, of |x|
+    // Segments before the chunk, its last segment, the start open at its first item.
+    std::int64_t seg0 = 0, last_seg = -1, open_start = 0;
+    // The open segment's sum over the chunk's tail (from its last start, or all of it), and before it.
+    sum tail, carry;
+    double tail_abs = 0, carry_abs = 0;  // the same, of |x|
     stats first, last;
     verdict v;
   };

@@ -49,7 +49,8 @@ std::int32_t wrap32(std::int64_t v) {  // v modulo 2^32, two's complement, by in
 
 }  // namespace
 
-TEST_CASE("int32 checks over several chunks: naive outputs pass, one wrong item fails at its index", "[kernel_reference]") {
+TEST_CASE("int32 checks over several chunks: naive outputs pass, one wrong item fails at its index",
+          "[kernel_reference]") {
   const auto seed = mmv::test::fresh_seed();
   CAPTURE(seed);
   std::mt19937_64 g(seed);

@@ -44,7 +44,8 @@ template <class T, class F>
 auto walked(const std::vector<T>& x, const F* flags) {
   std::vector<typename ref::running_sum<T>::value_type> out;
   ref::running_sum<T> acc;
-  ref::walk_segments(x.data(), flags, 0, std::ssize(x), acc, [&](std::int64_t, bool, const auto& s) { out.push_back(s.value()); });
+  ref::walk_segments(x.data(), flags, 0, std::ssize(x), acc,
+                     [&](std::int64_t, bool, const auto& s) { out.push_back(s.value()); });
   return out;
 }
 
@@ -60,7 +61,8 @@ auto chunked(const std::vector<T>& x, const F* flags, const std::vector<std::int
     carries.push_back(carry);
     ref::running_sum<T> tail;
     bool starts = false;
-    ref::walk_segments(x.data(), flags, cuts[k], cuts[k + 1], tail, [&](std::int64_t, bool s, const auto&) { starts |= s; });
+    ref::walk_segments(x.data(), flags, cuts[k], cuts[k + 1], tail,
+                       [&](std::int64_t, bool s, const auto&) { starts |= s; });
     if (starts) carry = tail;
     else carry.add(tail);
   }
@@ -95,11 +97,11 @@ TEST_CASE("int32: wrap-around, as a naive int64 loop reduced mod 2^32", "[refere
   const auto seed = mmv::test::fresh_seed();
   CAPTURE(seed);
   std::mt19937_64 g(seed);
-  std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max());
+  std::uniform_int_distribution<std::int32_t> any(INT32_MIN, INT32_MAX);
   for (int trial = 0; trial < 40; ++trial) {
     const auto n = std::uniform_int_distribution<std::size_t>(0, 3000)(g);
     std::vector<std::int32_t> x(n);
-    for (auto& v : x) v = trial % 2 ? any(g) : std::numeric_limits<std::int32_t>::max() - static_cast<std::int32_t>(g() % 4);
+    for (auto& v : x) v = trial % 2 ? any(g) : INT32_MAX - static_cast<std::int32_t>(g() % 4);  // wraps often
     const auto flags = random_flags<std::uint8_t>(g, n, kDensities[trial % 5]);
     for (const std::uint8_t* f : {flags.data(), static_cast<const std::uint8_t*>(nullptr)}) {
       const auto want = naive<std::int64_t>(x, f, wrap32);
@@ -110,7 +112,8 @@ TEST_CASE("int32: wrap-around, as a naive int64 loop reduced mod 2^32", "[refere
   }
   // The edge of the word: INT32_MAX + 1 wraps to INT32_MIN, and back.
   const std::vector<std::int32_t> x{INT32_MAX, 1, -1, INT32_MIN, -1};
-  CHECK(walked(x, static_cast<const std::uint8_t*>(nullptr)) == std::vector<std::int32_t>{INT32_MAX, INT32_MIN, INT32_MAX, -1, -2});
+  const std::vector<std::int32_t> want{INT32_MAX, INT32_MIN, INT32_MAX, -1, -2};
+  CHECK(walked(x, static_cast<const std::uint8_t*>(nullptr)) == want);
 }
 
 TEST_CASE("int64: exact wherever the sum fits the word, as a naive __int128 loop", "[reference]") {
@@ -194,7 +197,8 @@ TEST_CASE("edge cases: empty, one element, all heads, one giant segment", "[refe
   const std::vector<std::uint8_t> heads(4, 1), giant(4, 0);
   CHECK(walked(x, heads.data()) == x);
   CHECK(chunked(x, heads.data(), {0, 1, 3, 4}) == x);
-  CHECK(walked(x, giant.data()) == std::vector<std::int32_t>{5, 2, wrap32(2 + std::int64_t{INT32_MAX}), wrap32(11 + std::int64_t{INT32_MAX})});
+  const std::int64_t big = INT32_MAX;
+  CHECK(walked(x, giant.data()) == std::vector<std::int32_t>{5, 2, wrap32(2 + big), wrap32(11 + big)});
   CHECK(chunked(x, giant.data(), {0, 1, 1, 2, 4}) == walked(x, giant.data()));
 }
 
@@ -206,7 +210,8 @@ TEST_CASE("the simulator's references are the walk: naive loops on random words 
     const auto n = std::uniform_int_distribution<std::size_t>(0, 2000)(g);
     std::vector<std::int64_t> w(n);
     std::vector<double> r(n);
-    for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<std::int64_t>(g() % 2001) - 1000, r[i] = static_cast<double>(w[i]) / 8;
+    for (std::size_t i = 0; i < n; ++i)
+      w[i] = static_cast<std::int64_t>(g() % 2001) - 1000, r[i] = static_cast<double>(w[i]) / 8;
     const auto flags = random_flags<std::int64_t>(g, n, kDensities[trial % 5]);
     const auto id = [](auto s) { return s; };
     CHECK(ref::inclusive_scan(w) == naive<std::int64_t>(w, static_cast<const std::int64_t*>(nullptr), id));
