@@ -1,207 +1,18 @@
-// The CPU side of check: one parallel walk over the segments (chunks of the array scanned in
-// parallel; segments cut by chunk boundaries are joined in order) drives the three comparisons.
+// The kernels' checks (kernel_reference.hpp): each compares a kernel's output with the reference
+// that the parallel walk (kernel_walk.hpp) computes through the one segmented accumulation of
+// reference.hpp (int32 wrapping; f32 as an exact_sum rounded once to float64).
 #include "mmvram/harness/kernel_reference.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <functional>
 #include <sstream>
-#include <thread>
-#include <vector>
+#include <type_traits>
+
+#include "kernel_walk.hpp"
 
 namespace mmv::kernel_reference {
 
 using inputs::count_segments;
 namespace {
-
-template <class T> struct acc_of;
-template <> struct acc_of<float> { using type = double; };
-template <> struct acc_of<std::int32_t> { using type = std::uint32_t; };
-template <class T> using acc_t = typename acc_of<T>::type;
-
-template <class A> A widen(float v) { return static_cast<double>(v); }
-template <class A> A widen(std::int32_t v) { return static_cast<std::uint32_t>(v); }
-
-// What a result is measured against (walk()): own = the sum of |x| over its segment up to it;
-// head = the sum of |x| over its segment start's block before the start (0 without blocks);
-// single = the result is its segment's first item alone.
-struct scale {
-  double own = 0, head = 0;
-  bool single = false;
-};
-
-// The part of one segment that lies inside one chunk, with what the checks accumulate over it.
-struct run_stats {
-  std::int64_t start = -1, len = 0;
-  double err2 = 0, raw2 = 0, ref2 = 0;  // f32 scans: errors beyond V3's bound, whole errors, reference
-  double sum = 0, abs_sum = 0;          // f32 sums
-  std::uint32_t isum = 0;               // i32 sums
-  scale last;                           // f32: walk()'s scale at the last item
-  void join(const run_stats& o) {
-    if (o.len > 0) last = o.last;
-    len += o.len;
-    err2 += o.err2;
-    raw2 += o.raw2;
-    ref2 += o.ref2;
-    sum += o.sum;
-    abs_sum += o.abs_sum;
-    isum += o.isum;
-  }
-};
-
-// Counts a failure at index; why() (building the message) runs only for the first one.
-template <class Why>
-void record_bad(verdict& v, std::int64_t index, Why why) {
-  v.pass = false;
-  ++v.bad;
-  if (v.first_bad < 0 || index < v.first_bad) {
-    v.first_bad = index;
-    v.detail = why();
-  }
-}
-
-void merge(verdict& into, const verdict& from) {
-  into.pass = into.pass && from.pass;
-  into.bad += from.bad;
-  into.max_error = std::max(into.max_error, from.max_error);
-  into.worst_ratio = std::max(into.worst_ratio, from.worst_ratio);
-  into.layout_error = into.layout_error || from.layout_error;
-  into.max_scaled_error = std::max(into.max_scaled_error, from.max_scaled_error);
-  into.max_single_error = std::max(into.max_single_error, from.max_single_error);
-  into.single_over_derived = std::max(into.single_over_derived, from.single_over_derived);
-  into.single_results += from.single_results;
-  into.single_bad += from.single_bad;
-  for (int b = 0; b < kBitsLostBins; ++b) into.bits_lost[b] += from.bits_lost[b];
-  if (from.first_bad >= 0 && (into.first_bad < 0 || from.first_bad < into.first_bad)) {
-    into.first_bad = from.first_bad;
-    into.detail = from.detail;
-  }
-}
-
-void parallel_tasks(std::int64_t count, const std::function<void(std::int64_t)>& task) {
-  const std::int64_t threads = std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, 64);
-  std::vector<std::thread> pool;
-  for (std::int64_t t = 0; t < std::min(threads, count); ++t)
-    pool.emplace_back([&, t] {
-      for (std::int64_t k = t; k < count; k += threads) task(k);
-    });
-  for (auto& th : pool) th.join();
-}
-
-double magnitude(float v) { return std::fabs(static_cast<double>(v)); }
-double magnitude(std::int32_t) { return 0; }
-
-// Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict, sc) per element, with ref_i the
-// reference inclusive segmented prefix and sc its scale (struct scale; head over aligned
-// `block`-item blocks, 0 when block == 0); close(segment_index, run, verdict) once per segment.
-template <class T, class Visit, class Close>
-verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t block, Visit visit, Close close) {
-  using A = acc_t<T>;
-  auto head = [flags](std::int64_t i) { return i == 0 || (flags != nullptr && flags[i] != 0); };
-  struct chunk {
-    bool has_head = false;
-    std::int64_t heads = 0, seg0 = 0, last_seg = -1;
-    A tail{}, carry{};
-    double tail_abs = 0, carry_abs = 0;           // sum of |x| since the chunk's last start (or over it)
-    std::int64_t last_head = -1, open_start = 0;  // the chunk's last start; the start open at its first item
-    run_stats first, last;
-    verdict v;
-  };
-  const std::int64_t count = std::clamp<std::int64_t>(n / 65536, 1, 512);
-  std::vector<chunk> c(static_cast<std::size_t>(count));
-  auto lo = [&](std::int64_t k) { return n * k / count; };
-  // Sum of |x| over [from, to) (at most one block here).
-  auto abs_sum = [&](std::int64_t from, std::int64_t to) {
-    double b = 0;
-    for (std::int64_t j = from; j < to; ++j) b += magnitude(x[j]);
-    return b;
-  };
-  parallel_tasks(count, [&](std::int64_t k) {
-    chunk& ck = c[k];
-    for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
-      if (head(i)) {
-        ck.has_head = true;
-        ++ck.heads;
-        ck.tail = widen<A>(x[i]);
-        ck.tail_abs = magnitude(x[i]);
-        ck.last_head = i;
-      } else {
-        ck.tail = ck.tail + widen<A>(x[i]);
-        ck.tail_abs += magnitude(x[i]);
-      }
-    }
-  });
-  A carry{};
-  double carry_abs = 0;
-  std::int64_t segs = 0, open_start = 0;
-  for (chunk& ck : c) {
-    ck.carry = carry;
-    ck.carry_abs = carry_abs;
-    ck.seg0 = segs;
-    ck.open_start = open_start;
-    carry = ck.has_head ? ck.tail : carry + ck.tail;
-    carry_abs = ck.has_head ? ck.tail_abs : carry_abs + ck.tail_abs;
-    if (ck.has_head) open_start = ck.last_head;
-    segs += ck.heads;
-  }
-  parallel_tasks(count, [&](std::int64_t k) {
-    chunk& ck = c[k];
-    A ref = ck.carry;
-    std::int64_t seg = ck.seg0 - 1;
-    run_stats cur;
-    bool first = true;
-    scale sc{ck.carry_abs, 0.0, false};
-    // blk: sum of |x| over i's block before i; sc.head: the open segment's start block before it.
-    double blk = 0;
-    if (block > 0) {
-      blk = abs_sum(lo(k) / block * block, lo(k));
-      sc.head = abs_sum(ck.open_start / block * block, ck.open_start);
-    }
-    for (std::int64_t i = lo(k); i < lo(k + 1); ++i) {
-      if (block > 0 && i % block == 0) blk = 0;
-      sc.single = head(i);
-      if (sc.single) {
-        if (first) ck.first = cur;
-        else close(seg, cur, ck.v);
-        first = false;
-        ++seg;
-        cur = run_stats{};
-        cur.start = i;
-        ref = widen<A>(x[i]);
-        sc.own = magnitude(x[i]);
-        sc.head = blk;
-      } else {
-        ref = ref + widen<A>(x[i]);
-        sc.own += magnitude(x[i]);
-      }
-      if (block > 0) blk += magnitude(x[i]);
-      ++cur.len;
-      visit(i, x[i], ref, cur, ck.v, sc);
-    }
-    if (first) {
-      ck.first = cur;
-    } else {
-      ck.last = cur;
-      ck.last_seg = seg;
-    }
-  });
-  verdict v;
-  run_stats open;
-  std::int64_t open_seg = -1;
-  for (chunk& ck : c) {
-    if (open_seg >= 0) open.join(ck.first);
-    if (ck.has_head) {
-      if (open_seg >= 0) close(open_seg, open, v);
-      open = ck.last;
-      open_seg = ck.last_seg;
-    }
-    merge(v, ck.v);
-  }
-  if (open_seg >= 0) close(open_seg, open, v);
-  v.num_segments = segs;
-  return v;
-}
 
 std::string fmt(double v) {
   std::ostringstream s;
@@ -253,7 +64,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
   if constexpr (std::is_same_v<T, float>) {
     return walk(
         x, flags, n, block,
-        [out, block](std::int64_t i, T xi, double ref, run_stats& r, verdict& v, const scale& sc) {
+        [out, block](std::int64_t i, T xi, double ref, auto& r, verdict& v, const scale& sc) {
           const double err = std::fabs(static_cast<double>(out[i]) - ref);
           note_accuracy(v, err, sc.own);
           r.ref2 += ref * ref;
@@ -265,7 +76,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
           r.err2 += d * d;
           r.raw2 += err * err;
         },
-        [](std::int64_t, const run_stats& r, verdict& v) {
+        [](std::int64_t, const auto& r, verdict& v) {
           double rel = std::sqrt(r.err2 / r.ref2), raw = std::sqrt(r.raw2 / r.ref2);
           if (std::isnan(rel)) rel = r.err2 == 0 ? 0.0 : INFINITY;
           if (std::isnan(raw)) raw = r.raw2 == 0 ? 0.0 : INFINITY;
@@ -281,21 +92,21 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
   } else {
     return walk(
         x, flags, n, 0,
-        [out](std::int64_t i, T, std::uint32_t ref, run_stats&, verdict& v, const scale&) {
-          if (static_cast<std::uint32_t>(out[i]) != ref) {
+        [out](std::int64_t i, T, std::int32_t ref, auto&, verdict& v, const scale&) {
+          if (out[i] != ref) {
             v.max_error = 1;
-            record_bad(v, i, [&] { return std::string("out[" + std::to_string(i) + "] = " + std::to_string(out[i]) + ", expected " +
-                                 std::to_string(static_cast<std::int32_t>(ref))); });
+            record_bad(v, i, [&] { return "out[" + std::to_string(i) + "] = " + std::to_string(out[i]) + ", expected " +
+                                          std::to_string(ref); });
           }
         },
-        [](std::int64_t, const run_stats&, verdict&) {});
+        [](std::int64_t, const auto&, verdict&) {});
   }
 }
 
 template <class T>
 verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const std::int64_t* offsets,
                   std::int64_t n, std::int64_t block) {
-  auto check_offset = [offsets](std::int64_t seg, const run_stats& r, verdict& v) {
+  auto check_offset = [offsets](std::int64_t seg, const auto& r, verdict& v) {
     if (offsets != nullptr && offsets[seg] != r.start) {
       v.layout_error = true;
       record_bad(v, r.start, [&] { return std::string("offsets[" + std::to_string(seg) + "] = " + std::to_string(offsets[seg]) +
@@ -305,41 +116,64 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
   if constexpr (std::is_same_v<T, float>) {
     return walk(
         x, flags, n, block,
-        [](std::int64_t, T xi, double, run_stats& r, verdict&, const scale& sc) {
-          r.sum += xi;
-          r.abs_sum += std::fabs(static_cast<double>(xi));
-          r.last = sc;
-        },
-        [sums, check_offset, block](std::int64_t seg, const run_stats& r, verdict& v) {
+        [](auto&&...) {},
+        [sums, check_offset, block](std::int64_t seg, const auto& r, verdict& v) {
           check_offset(seg, r, v);
-          const double raw = std::fabs(static_cast<double>(sums[seg]) - r.sum);
-          note_accuracy(v, raw, r.abs_sum);
+          const double raw = std::fabs(static_cast<double>(sums[seg]) - r.total), abs_sum = r.last.own;
+          note_accuracy(v, raw, abs_sum);
           if (r.len == 1) {
-            check_single(v, r.start, "sums", seg, sums[seg], r.sum, block, r.last.head);
+            check_single(v, r.start, "sums", seg, sums[seg], r.total, block, r.last.head);
             return;
           }
           double err = beyond(raw, r.last.head);
           if (std::isnan(err)) err = INFINITY;
-          const double bound = f32_bound(r.len) * r.abs_sum;
-          v.max_error = std::max(v.max_error, std::isnan(raw) ? INFINITY : raw / r.abs_sum);
+          const double bound = f32_bound(r.len) * abs_sum;
+          v.max_error = std::max(v.max_error, std::isnan(raw) ? INFINITY : raw / abs_sum);
           v.worst_ratio = std::max(v.worst_ratio, err / bound);
           if (!(err <= bound))
-            record_bad(v, r.start, [&] { return "sums[" + std::to_string(seg) + "] = " + fmt(sums[seg]) + ", expected " + fmt(r.sum) + " (length " +
+            record_bad(v, r.start, [&] { return "sums[" + std::to_string(seg) + "] = " + fmt(sums[seg]) + ", expected " + fmt(r.total) + " (length " +
                                                 std::to_string(r.len) + ")"; });
         });
   } else {
     return walk(
         x, flags, n, 0,
-        [](std::int64_t, T xi, std::uint32_t, run_stats& r, verdict&, const scale&) { r.isum += static_cast<std::uint32_t>(xi); },
-        [sums, check_offset](std::int64_t seg, const run_stats& r, verdict& v) {
+        [](auto&&...) {},
+        [sums, check_offset](std::int64_t seg, const auto& r, verdict& v) {
           check_offset(seg, r, v);
-          if (static_cast<std::uint32_t>(sums[seg]) != r.isum) {
+          if (sums[seg] != r.total) {
             v.max_error = 1;
-            record_bad(v, r.start, [&] { return std::string("sums[" + std::to_string(seg) + "] = " + std::to_string(sums[seg]) +
-                                       ", expected " + std::to_string(static_cast<std::int32_t>(r.isum))); });
+            record_bad(v, r.start, [&] { return "sums[" + std::to_string(seg) + "] = " + std::to_string(sums[seg]) +
+                                                ", expected " + std::to_string(r.total); });
           }
         });
   }
+}
+
+// The sum of x[0, n) as one segment of the walk, against *sum (read unaligned): i32 exact
+// (wrapping), f32 |out - ref| <= f32_bound(n) * sum |x|.
+template <class T>
+verdict reduce_check(const T* x, const void* sum, std::int64_t n) {
+  T got;
+  std::memcpy(&got, sum, sizeof got);
+  typename reference::running_sum<T>::value_type want{};
+  double magnitudes = 0;
+  verdict v = walk(x, static_cast<const std::uint8_t*>(nullptr), n, 0, [](auto&&...) {},
+                   [&](std::int64_t, const auto& r, verdict&) { want = r.total, magnitudes = r.last.own; });
+  v.num_segments = 1;
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (got != want) {
+      v.max_error = 1;
+      record_bad(v, 0, [&] { return "sum " + std::to_string(got) + ", expected " + std::to_string(want); });
+    }
+  } else {
+    const double bound = f32_bound(n);
+    const double rel = magnitudes > 0 ? std::fabs(got - want) / magnitudes : std::fabs(got - want);
+    v.max_error = rel;
+    v.worst_ratio = rel / bound;
+    if (!(rel <= bound))
+      record_bad(v, 0, [&] { return "sum " + fmt(got) + ", expected " + fmt(want) + ": error " + fmt(rel) + " > bound " + fmt(bound); });
+  }
+  return v;
 }
 
 }  // namespace
@@ -377,30 +211,8 @@ verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, 
 }
 
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n) {
-  verdict v;
-  v.num_segments = 1;
-  if (t == dtype::i32) {
-    std::uint32_t want = 0, got = 0;
-    for (std::int64_t i = 0; i < n; ++i) want += static_cast<const std::uint32_t*>(x)[i];
-    std::memcpy(&got, sum, 4);
-    if (got != want) {
-      v.max_error = 1;
-      record_bad(v, 0, [&] { return "sum " + std::to_string(got) + ", expected " + std::to_string(want); });
-    }
-    return v;
-  }
-  double want = 0, scale = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    want += static_cast<const float*>(x)[i];
-    scale += std::fabs(static_cast<const float*>(x)[i]);
-  }
-  const double got = *static_cast<const float*>(sum), bound = f32_bound(n);
-  const double rel = scale > 0 ? std::fabs(got - want) / scale : std::fabs(got - want);
-  v.max_error = rel;
-  v.worst_ratio = rel / bound;
-  if (!(rel <= bound))
-    record_bad(v, 0, [&] { return "sum " + fmt(got) + ", expected " + fmt(want) + ": error " + fmt(rel) + " > bound " + fmt(bound); });
-  return v;
+  if (t == dtype::i32) return reduce_check(static_cast<const std::int32_t*>(x), sum, n);
+  return reduce_check(static_cast<const float*>(x), sum, n);
 }
 
 verdict verify_copy(const void* x, const void* out, std::int64_t bytes) {

@@ -1,8 +1,10 @@
+// The simulator's sequential references and exact_sum's products (reference.hpp), all through
+// the one segmented accumulation.
 #include "mmvram/harness/reference.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
-#include <type_traits>
 
 namespace mmv::reference {
 
@@ -10,30 +12,7 @@ namespace {
 void require_lengths(std::size_t a, std::size_t b) {
   if (a != b) throw std::invalid_argument("reference: values and flags differ in length");
 }
-
-// The running sum of one kind: exact for integers, an exact_sum for doubles.
-template <class T>
-struct accumulator {
-  T sum{};
-  void add(T x) { sum += x; }
-  T value() const { return sum; }
-};
-template <>
-struct accumulator<double> {
-  exact_sum sum;
-  void add(double x) { sum.add(x); }
-  double value() const { return sum.value(); }
-};
 }  // namespace
-
-void exact_sum::add(double x) {  // TwoSum (Knuth): s + e == hi + x exactly
-  const double s = hi + x, bp = s - hi, e = (hi - (s - bp)) + (x - bp);
-  hi = s;
-  lo += e;
-  const double t = hi + lo;  // renormalize, so lo stays below one ulp of hi
-  lo = lo - (t - hi);
-  hi = t;
-}
 
 void exact_sum::add_product(double a, double b) {  // TwoProduct: p + e == a b exactly
   const double p = a * b, e = std::fma(a, b, -p);
@@ -52,8 +31,9 @@ void exact_sum::scale(double a) {
 template <class T>
 std::vector<T> inclusive_scan(const std::vector<T>& x) {
   std::vector<T> out(x.size());
-  accumulator<T> acc;
-  for (std::size_t i = 0; i < x.size(); ++i) acc.add(x[i]), out[i] = acc.value();
+  running_sum<T> acc;
+  walk_segments(x.data(), static_cast<const std::int64_t*>(nullptr), 0, std::ssize(x), acc,
+                [&](std::int64_t i, bool, const running_sum<T>& s) { out[i] = s.value(); });
   return out;
 }
 
@@ -61,12 +41,9 @@ template <class T>
 std::vector<T> segmented_scan(const std::vector<T>& x, const std::vector<std::int64_t>& flags) {
   require_lengths(x.size(), flags.size());
   std::vector<T> out(x.size());
-  accumulator<T> acc;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i == 0 || flags[i]) acc = {};
-    acc.add(x[i]);
-    out[i] = acc.value();
-  }
+  running_sum<T> acc;
+  walk_segments(x.data(), flags.data(), 0, std::ssize(x), acc,
+                [&](std::int64_t i, bool, const running_sum<T>& s) { out[i] = s.value(); });
   return out;
 }
 
@@ -74,13 +51,11 @@ template <class T>
 std::vector<T> segmented_sum(const std::vector<T>& x, const std::vector<std::int64_t>& flags) {
   require_lengths(x.size(), flags.size());
   std::vector<T> out;
-  accumulator<T> acc;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i > 0 && flags[i]) out.push_back(acc.value());
-    if (i == 0 || flags[i]) acc = {};
-    acc.add(x[i]);
-  }
-  if (!x.empty()) out.push_back(acc.value());
+  running_sum<T> acc;
+  const std::int64_t n = std::ssize(x);
+  walk_segments(x.data(), flags.data(), 0, n, acc, [&](std::int64_t i, bool, const running_sum<T>& s) {
+    if (i + 1 == n || starts_segment(flags.data(), i + 1)) out.push_back(s.value());
+  });
   return out;
 }
 
@@ -91,7 +66,7 @@ std::vector<double> decayed_scan(const std::vector<double>& a, const std::vector
   std::vector<double> h(a.size());
   exact_sum acc;
   for (std::size_t j = 0; j < a.size(); ++j) {
-    if (j == 0 || flags[j]) acc = {};
+    if (starts_segment(flags.data(), static_cast<std::int64_t>(j))) acc = {};
     else acc.scale(a[j]);
     acc.add(b[j]);
     h[j] = acc.value();

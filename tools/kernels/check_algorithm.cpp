@@ -2,9 +2,7 @@
 #include "check_algorithm.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 
 #include "check.hpp"
@@ -12,6 +10,7 @@
 #include "backend_compare.hpp"
 #include "mmvram/harness/reference.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/verify.hpp"
 #include "mmvram/model/machine.hpp"
 
 namespace mmv::tool::kernels {
@@ -26,21 +25,6 @@ std::vector<T> reference_of(op kind, const std::vector<T>& x, const std::vector<
   if (kind == op::scan) return reference::inclusive_scan(x);
   if (kind == op::segmented_scan) return reference::segmented_scan(x, flags);
   return reference::segmented_sum(x, flags);
-}
-
-// "" when got equals want within tol (0: exactly), else the first difference.
-template <class T, class U>
-std::string difference(const T* got, std::size_t count, const std::vector<U>& want, double tol) {
-  if (count != want.size())
-    return "length " + std::to_string(count) + ", reference " + std::to_string(want.size());
-  for (std::size_t i = 0; i < count; ++i)
-    if (!(std::fabs(double(got[i]) - double(want[i])) <= tol)) {
-      std::ostringstream os;
-      os.precision(17);
-      os << "index " << i << ": " << got[i] << ", reference " << want[i];
-      return os.str();
-    }
-  return "";
 }
 
 void print_line(std::ostream& os, dtype t, const std::string& path, const std::string& status,
@@ -110,8 +94,8 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
         machine m(backend_config(backend, f, o.s, 32, limit));
         const algorithm_outcome a = entry.run(m, input);
         detail = !a.verified ? a.mismatch
-                 : integer   ? difference(a.output_words.data(), a.output_words.size(), ref_words, 0)
-                             : difference(a.output_reals.data(), a.output_reals.size(), ref_reals, a.tolerance);
+                 : integer   ? first_mismatch(a.output_words, ref_words, 0, f)
+                             : first_mismatch(a.output_reals, ref_reals, a.tolerance, f);
       } catch (const std::exception& e) {
         detail = e.what();
       }
@@ -131,9 +115,12 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
     if (count > 0) flags[0] = 1;  // position 0 starts a segment for the backends and the kernels alike
     const output_check same_as_reference = [&](const kernel_info&, const void* out, std::int64_t m) {
       if (!integer) return std::string();  // f32: check's rule (same float32 values)
-      std::vector<std::int32_t> want(ref_words.size());
+      // int32 words on both sides: the kernel's, and the harness reference wrapped to int32.
+      const auto* got32 = static_cast<const std::int32_t*>(out);
+      const std::vector<word> got(got32, got32 + m);
+      std::vector<word> want(ref_words.size());
       for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<std::int32_t>(ref_words[i]);
-      return difference(static_cast<const std::int32_t*>(out), static_cast<std::size_t>(m), want, 0);
+      return first_mismatch(got, want, 0, f);
     };
     const void* x = integer ? static_cast<const void*>(x32.data()) : static_cast<const void*>(xf.data());
     for (const check_result& r :

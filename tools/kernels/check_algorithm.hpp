@@ -1,7 +1,8 @@
 // `mmvram kernels check ALGO`: one input of a registered algorithm (the harness's input library,
 // as `mmvram run` draws it) through the simulate backend, the cuda backend and every fused
 // kernel of the algorithm (V0-V3). i32: every path must equal the harness reference
-// (harness/reference.hpp) exactly. f32: the backends within their tolerance of the harness
+// (harness/reference.hpp) exactly. Paths are compared with the harness reference by the
+// harness's one comparison (verify.hpp: first_mismatch), which names the first difference. f32: the backends within their tolerance of the harness
 // reference; the kernels by check's fp32 rule against the kernels' float64 reference
 // (kernel_reference.hpp) on the same float32 values, not against the harness reference.
 #pragma once

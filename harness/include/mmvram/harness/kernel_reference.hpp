@@ -1,7 +1,10 @@
-// The fused kernels' CPU references and the comparisons that decide PASS/FAIL (`mmvram kernels`
-// check, bench, stress, accuracy). Float results are compared with a float64 reference per
-// segment under the kernels' fp32 rule (tolerance.hpp: f32_bound, kRevertCoefficient); int32
-// results must match exactly (wrap-around semantics). Derivation: docs/gpu_v3_error.md.
+// The comparisons that decide the fused kernels' PASS/FAIL (`mmvram kernels` check, bench,
+// stress, accuracy), against the harness's one reference (reference.hpp: running_sum and
+// walk_segments, walked in parallel chunks over raw arrays of any size, without copies). Float
+// results are compared with the float64 reference (the exact sum, carried as an exact_sum and
+// rounded once) per segment under the kernels' fp32 rule (tolerance.hpp: f32_bound,
+// kRevertCoefficient); int32 results must match exactly (wrap-around semantics). Derivation:
+// docs/gpu_v3_error.md.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -46,7 +49,7 @@ verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags,
 verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
                              const std::int64_t* offsets, std::int64_t reported_segments,
                              std::int64_t n, std::int64_t speculation_block = 0);
-// Reduction: sum[0] against the float64 sum of x (f32: |out - ref| <= f32_bound(n) * sum |x|;
+// Reduction: sum[0] against the reference sum of x (f32: |out - ref| <= f32_bound(n) * sum |x|;
 // i32: exact, wrapping).
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n);
 // Exact copy.

@@ -1,10 +1,12 @@
-// Sequential references: plain loops, independent of the machine, that every algorithm is
-// checked against. Position 0 always starts a segment, whatever flags[0] holds. Integer
-// references are exact; real ones carry every partial result as an exact_sum and round it once,
-// so each output is within u |out| + n^2 u^2 M of the exact value (M the magnitudes it sums,
-// u = 2^-53): far below the tolerance of any algorithm (registry.cpp).
+// Sequential references: plain loops, independent of the machine, that every algorithm and every
+// fused kernel is checked against. Position 0 always starts a segment, whatever flags[0] holds.
+// One segmented accumulation (running_sum, walk_segments) computes them all: integers exact
+// (int32 wrapping as the kernels' words do), reals carried as an exact_sum and rounded once, so
+// each output is within u |out| + n^2 u^2 M of the exact value (M the magnitudes it sums,
+// u = 2^-53): far below the tolerance of any algorithm (registry.cpp) or kernel (tolerance.hpp).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace mmv::reference {
@@ -12,14 +14,84 @@ namespace mmv::reference {
 // A double-double accumulator: the sum is hi + lo, kept by error-free transformations (TwoSum,
 // and fma for products), so n additions of terms whose magnitudes sum to M err by at most
 // n^2 u^2 M before value() rounds it once.
+// Finite terms only: an inf makes the sum NaN. add() is inline: the kernels' checks call it per item.
 struct exact_sum {
   double hi = 0, lo = 0;
-  void add(double x);
+  void add(double x) {  // TwoSum (Knuth): s + e == hi + x exactly
+    const double s = hi + x, bp = s - hi, e = (hi - (s - bp)) + (x - bp);
+    hi = s;
+    lo += e;
+    const double t = hi + lo;  // renormalize, so lo stays below one ulp of hi
+    lo = lo - (t - hi);
+    hi = t;
+  }
   void add_product(double a, double b);
   // hi + lo times a, plus nothing: the recurrence step h = a h of the decayed scan.
   void scale(double a);
   double value() const { return hi + lo; }
 };
+
+// ---- The one segmented accumulation ----
+
+// Whether position i starts a segment: i == 0 or flags[i] != 0 (flags == nullptr: one segment).
+// Any flag type: the simulator's int64 words, the kernels' bytes.
+template <class F>
+constexpr bool starts_segment(const F* flags, std::int64_t i) {
+  return i == 0 || (flags != nullptr && flags[i] != 0);
+}
+
+namespace detail {
+template <class T> struct sum_store { using type = std::make_unsigned_t<T>; };
+template <> struct sum_store<float> { using type = exact_sum; };
+template <> struct sum_store<double> { using type = exact_sum; };
+}  // namespace detail
+
+// The running sum of one segment for value type T: integers modulo 2^bits (int32 wraps around as
+// the kernels' int32 does; int64 is exact wherever the sum fits the word, never UB), float and
+// double as an exact_sum, read as the double it rounds to. Default-constructed: empty (0).
+template <class T>
+class running_sum {
+  static constexpr bool real = std::is_floating_point_v<T>;
+
+ public:
+  using value_type = std::conditional_t<real, double, T>;
+
+  // Adds one item.
+  void add(T x) {
+    if constexpr (real) sum_.add(static_cast<double>(x));
+    else sum_ += static_cast<typename detail::sum_store<T>::type>(x);
+  }
+  // Adds the sum of a later run of the same segment (joins two pieces walked apart, in order).
+  void add(const running_sum& later) {
+    if constexpr (real) sum_.add(later.sum_.hi), sum_.add(later.sum_.lo);
+    else sum_ += later.sum_;
+  }
+  // The sum so far: exact for integers (modulo 2^bits), rounded once to double for reals.
+  value_type value() const {
+    if constexpr (real) return sum_.value();
+    else return static_cast<T>(sum_);
+  }
+
+ private:
+  typename detail::sum_store<T>::type sum_{};
+};
+
+// Walks positions [from, to) of x in order: at each segment start acc restarts, then it takes
+// x[i], and visit(i, starts, acc) sees the inclusive segmented sum through i (starts: i starts a
+// segment). acc comes in holding the open segment's sum over its items before `from` (empty at 0)
+// and leaves holding it through to - 1, so chunks walked apart join by running_sum::add.
+template <class T, class F, class Visit>
+void walk_segments(const T* x, const F* flags, std::int64_t from, std::int64_t to, running_sum<T>& acc,
+                   Visit&& visit) {
+  for (std::int64_t i = from; i < to; ++i) {
+    const bool starts = starts_segment(flags, i);
+    if (starts) acc = {};
+    acc.add(x[i]);
+    visit(i, starts, static_cast<const running_sum<T>&>(acc));
+  }
+}
+
+// ---- The simulator's references, on its words (int64) and reals (double) ----
 
 // out[i] = x[0] + ... + x[i].
 template <class T> std::vector<T> inclusive_scan(const std::vector<T>& x);

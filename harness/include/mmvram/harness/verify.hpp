@@ -38,8 +38,14 @@ double abs_sum(const std::vector<real>& x);
 std::vector<real> held(std::vector<real> x, number_format f);
 const std::vector<word>& held(const std::vector<word>& x, number_format f);
 
-// Compares `got` with `want` (exactly for words, within `tol` for reals; the first mismatch
-// named with its index), keeps the whole result and the run's simulator time `seconds`.
+// The harness's one comparison of a result with its reference: "" when got equals want (words
+// exactly; reals within `tol`, NaN never), else the first difference as "index i: got X, expected
+// Y" (reals add "|error| E > tolerance T") or the two lengths, values formatted for format f.
+template <class T>
+std::string first_mismatch(const std::vector<T>& got, const std::vector<T>& want, double tol, number_format f);
+
+// Compares `got` with `want` by first_mismatch, records the largest |error| (reals), keeps the
+// whole result and the run's simulator time `seconds`.
 template <class T>
 algorithm_outcome checked(std::vector<T> got, const std::vector<T>& want, double tol, double seconds,
                           number_format f);
