@@ -54,8 +54,7 @@ algorithm_input random_lanes(stream& d, const input_options& o, number_format fo
   in.lanes = sh;
   in.reals.resize(static_cast<std::size_t>(o.n * sh.lanes()));
   for (auto& u : in.reals) {
-    double v = -6;
-    for (int k = 0; k < 12; ++k) v += d.unit();
+    const double v = inputs::normal_sum12(d);
     u = round_to(o.signed_values ? v : std::fabs(v));
   }
   in.flags = segment_starts(d, o.n, o);

@@ -3,7 +3,6 @@
 // stress` and `mmvram kernels state-passing`: a problem with the packed shape the kernels take.
 #pragma once
 #include <cstdint>
-#include <random>
 
 #include "mmvram/gpu/state_passing.hpp"
 #include "mmvram/harness/state_passing_inputs.hpp"
@@ -29,12 +28,6 @@ struct state_passing_problem : inputs::state_passing_problem {
 // inputs::random_state_passing of G chunks of H x N x V lanes with decay layout d, and its shape.
 state_passing_problem make_state_passing_problem(std::int64_t g, int h, int n, int v, decay_layout d,
                                                  double start_rate, std::uint64_t seed);
-// The same, seeded by one draw of rng (`mmvram kernels stress` draws its cases' shapes from a
-// std::mt19937_64 of the case seed).
-inline state_passing_problem make_state_passing_problem(std::int64_t g, int h, int n, int v, decay_layout d,
-                                                        double start_rate, std::mt19937_64& rng) {
-  return make_state_passing_problem(g, h, n, v, d, start_rate, std::uint64_t(rng()));
-}
 
 using inputs::state_passing_lane;
 using inputs::state_passing_reference;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <sstream>
 
 #include "mmvram/gpu/ablation.hpp"
@@ -197,10 +196,7 @@ std::string state_passing_case(std::uint64_t case_seed, state_buffers& b, cudaSt
   name = std::string("state_passing_") + (m == state_passing_method::cuda_core ? "cuda_core"
                                           : m == state_passing_method::tensor_core ? "tensor_core"
                                                                                    : "tensor_core_speculative");
-  // make_state_passing_problem (shared with the Catch2 tests) takes a standard engine: seeded
-  // from the case's stream.
-  std::mt19937_64 values(rng.next());
-  state_passing_problem p = make_state_passing_problem(g, h, rows, cols, layout, rate, values);
+  state_passing_problem p = make_state_passing_problem(g, h, rows, cols, layout, rate, rng.next());
   if (bf16)
     for (auto& x : p.local) x = from_bf16_bits(to_bf16_bits(float(x)));
   std::vector<double> want, bound, unsegmented;
