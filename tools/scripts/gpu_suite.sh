@@ -86,6 +86,7 @@ run_suite stress "$bin/mmvram" kernels stress --seconds 60 --out "$logs/stress.j
 # The sharded kernels (gpu/multi, NCCL): only where there are two GPUs or more and NCCL was built.
 if [ "$(nvidia-smi -L | wc -l)" -ge 2 ] && [ -f "$bin/mmvram_multi_gpu_tests" ]; then
   run_suite gpu_multi "$bin/mmvram_multi_gpu_tests" "[multi_gpu]"
+  run_suite python_state_passing_distributed python3 tests/python/test_state_passing_distributed.py
 fi
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)

@@ -1,0 +1,80 @@
+"""The state propagation across ranks (torch.distributed, NCCL backend): a packed batch's chunks
+split in order over the ranks of a process group, sequences crossing rank boundaries.
+
+    h = mmvram_torch.distributed.state_passing(local, log_decay, starts, group=None)
+
+Each rank passes its own consecutive chunks (rank 0 the first ones), shaped as for
+mmvram_torch.state_passing, and gets back its chunks of the whole batch's h. Each rank runs the
+single-GPU op on its chunks, then all ranks exchange, in one all_gather, a summary per lane: the
+end state of their chunks, the product of their decays and whether a sequence starts among them.
+Rank r folds the summaries of ranks < r into the state carried into its first chunk and adds
+exp(sum of its log-decays up to j) * carry to every chunk j before its first start. Autograd
+runs through it: the all_gather is torch.distributed.nn's, whose backward sends each rank's
+gradient of the summaries back to the rank that made them (the exchange in reverse).
+"""
+import torch
+import torch.distributed as dist
+import torch.distributed.nn.functional as dist_fn
+
+from . import state_passing as _single_gpu
+
+
+class _Tie(torch.autograd.Function):
+    """h unchanged, made to depend on the exchanged summaries, so that every rank's backward
+    joins the all_gather's backward (a collective) even where its carry does not use them."""
+
+    @staticmethod
+    def forward(ctx, h, exchanged):
+        ctx.exchanged_shape, ctx.exchanged_dtype = exchanged.shape, exchanged.dtype
+        return h.view_as(h)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, torch.zeros(ctx.exchanged_shape, dtype=ctx.exchanged_dtype, device=grad.device)
+
+
+def _lanes(t, per_row):
+    """A [.., H, N] (per row) or [.., H] (per head) decay tensor broadcast over [.., H, N, V]."""
+    return t[..., None] if per_row else t[..., None, None]
+
+
+def state_passing(local, log_decay, starts=None, method="cuda_core", group=None):
+    """This rank's chunks of h for a batch split over the ranks of `group` in rank order (see the
+    module's text). local [G_r, H, N, V] on this rank's GPU (G_r may be 0), log_decay [G_r, H, N]
+    or [G_r, H], starts uint8 [G_r] or None (no sequence starts on this rank); every rank passes
+    the same H, N, V, dtype, decay layout and method. Collective: every rank of the group calls
+    it. Returns float32 (float64 for float64 input)."""
+    rank, world = dist.get_rank(group), dist.get_world_size(group)
+    per_row = log_decay.dim() == 3
+    h_local = _single_gpu(local, log_decay, starts, method)
+    chunks = local.shape[0]
+    # before[j] = 1 while no sequence has started on this rank up to chunk j (device-side, no sync).
+    if starts is None:
+        before = torch.ones(chunks, dtype=h_local.dtype, device=local.device)
+    else:
+        before = (torch.cumsum(starts.to(torch.int32), 0) == 0).to(h_local.dtype)
+    # The decay products exp(l[0] + ... + l[j]), summed in float64 so that long runs of small
+    # decays do not lose the product's bits.
+    decay = torch.exp(torch.cumsum(log_decay.to(torch.float64), 0)).to(h_local.dtype)
+    lane_shape = h_local.shape[1:]
+    decay_shape = log_decay.shape[1:]
+    if chunks > 0:
+        end, product, opened = h_local[-1], decay[-1], 1 - before[-1:]
+    else:
+        end = h_local.new_zeros(lane_shape)
+        product = h_local.new_ones(decay_shape)
+        opened = h_local.new_zeros(1)
+    summary = torch.cat([end.reshape(-1), product.reshape(-1), opened])
+    gathered = dist_fn.all_gather(summary, group=group) if world > 1 else [summary]
+    carry = h_local.new_zeros(lane_shape)
+    lanes, products = end.numel(), product.numel()
+    for q in range(rank):
+        s = gathered[q]
+        end_q = s[:lanes].reshape(lane_shape)
+        product_q = _lanes(s[lanes:lanes + products].reshape(decay_shape), per_row)
+        opened_q = s[-1]
+        carry = opened_q * end_q + (1 - opened_q) * (product_q * carry + end_q)
+    if rank > 0:  # one pass: h = h_local + (decay product while before the first start) * carry
+        coefficient = _lanes(decay * before.view(-1, *([1] * (decay.dim() - 1))), per_row)
+        h_local = torch.addcmul(h_local, coefficient, carry[None])
+    return _Tie.apply(h_local, torch.stack(gathered)) if world > 1 else h_local
