@@ -6,7 +6,9 @@ so sequences cross the ranks. Three ways to get h, each timed in the same run as
 `--reps` runs (all ranks synchronised before, wall clock until the slowest rank has finished):
   one_gpu      mmvram_torch.state_passing on the whole batch on GPU 0 (the others idle);
   distributed  mmvram_torch.distributed.state_passing, each rank its own chunks;
-  gather       every rank's chunks gathered to rank 0, the single-GPU op there, h scattered back.
+  gather       every rank's chunks gathered to rank 0, the single-GPU op there, h scattered back;
+  local_only   each rank the single-GPU op on its own chunks, no exchange (not h: the floor the
+               distributed op's exchange and repair add to).
 Each result is checked against the float64 CPU reference (4e-6 of the |u| recurrence).
 Writes RESULTS/state_passing_distributed_<GPU>_x<count>.json (schema
 mmvram-state-passing-distributed/1).
@@ -17,6 +19,7 @@ import json
 import os
 import pathlib
 import socket
+import subprocess
 import sys
 import time
 
@@ -106,15 +109,22 @@ def worker(rank, world, port, args, queue):
             return out[:e - b]
 
         result = {"cut": k, "chunk_cuts": chunk_cuts, "chunks": G, "tokens": tokens}
-        for name, fn in (("one_gpu", one_gpu), ("distributed", split), ("gather", gather)):
+        def local_only():
+            return mmvram_torch.state_passing(u, lg, s)
+
+        for name, fn in (("one_gpu", one_gpu), ("distributed", split), ("gather", gather), ("local_only", local_only)):
             got = fn()
-            if name == "one_gpu":
+            if name == "local_only":
+                ok = True  # not h: nothing to check
+            elif name == "one_gpu":
                 ok = rank != 0 or bool(((got.cpu().double() - want).abs() <= 4e-6 * bound).all())
             else:
                 ok = e == b or bool(((got.cpu().double() - want[b:e]).abs() <= 4e-6 * bound[b:e]).all())
             okt = torch.tensor([int(ok)], device="cuda")
             dist.all_reduce(okt, op=dist.ReduceOp.MIN)
             result[name] = {**timed(fn, args.reps), "check": "PASS" if okt.item() else "FAIL"}
+            if name == "local_only":
+                result[name]["check"] = "not checked (not h)"
         rows.append(result)
         if rank == 0:
             print(json.dumps(result), flush=True)
@@ -139,6 +149,7 @@ def main():
     p.add_argument("--reps", type=int, default=50)
     p.add_argument("--cuts", type=int, default=5)
     p.add_argument("--seed", type=int, default=20261126)
+    p.add_argument("--commit", default=None, help="the commit of this tree (default: git rev-parse HEAD)")
     args = p.parse_args()
     world = torch.cuda.device_count()
     if world < 2:
@@ -151,7 +162,14 @@ def main():
     rows = queue.get()
     gpu = torch.cuda.get_device_name(0)
     out = pathlib.Path(args.results) / f"state_passing_distributed_{gpu.split()[1] if ' ' in gpu else gpu}_x{world}.json"
-    doc = {"schema": "mmvram-state-passing-distributed/1", "gpu": gpu, "gpus": world, "seed": args.seed,
+    commit = args.commit
+    if commit is None:
+        try:
+            commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
+                                    cwd=pathlib.Path(__file__).parent).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            commit = "unknown"
+    doc = {"schema": "mmvram-state-passing-distributed/1", "commit": commit, "gpu": gpu, "gpus": world, "seed": args.seed,
            "shape": {"heads": H, "rows": N, "cols": V, "chunk_tokens": C, "sequences": 32, "lengths": "LogNormal(7, 1)"},
            "timing": "wall clock, all ranks synchronised before each run, the slowest rank; median of reps",
            "results": rows}

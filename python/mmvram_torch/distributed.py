@@ -60,9 +60,10 @@ def state_passing(local, log_decay, starts=None, method="cuda_core", group=None)
     decay_shape = log_decay.shape[1:]
     if chunks > 0:
         end, product, opened = h_local[-1], decay[-1], 1 - before[-1:]
-    else:
-        end = h_local.new_zeros(lane_shape)
-        product = h_local.new_ones(decay_shape)
+    else:  # sums over no chunks: zeros and ones that stay in the autograd graph of the inputs,
+        # so this rank joins the all_gather's backward like the others
+        end = local.to(h_local.dtype).sum(0)
+        product = torch.exp(log_decay.to(h_local.dtype).sum(0))
         opened = h_local.new_zeros(1)
     summary = torch.cat([end.reshape(-1), product.reshape(-1), opened])
     gathered = dist_fn.all_gather(summary, group=group) if world > 1 else [summary]

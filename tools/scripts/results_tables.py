@@ -315,16 +315,47 @@ def t_suites(_):
             backend = soak["by_kernel"].get("cuda_backend", {}).get("cases", 0)
             soak_cell = (f"{soak['seconds']:.0f} s, {soak['cases']:,} cases ({backend:,} backend comparisons), "
                          f"{soak['failures']} failures; commit {soak['commit'][:7]}")
-        body.append([suite["gpu"], suite["commit"][:7] + (" (dirty)" if suite["dirty"] else ""),
+        count = gpu.rpartition("_x")[2] if "_x" in gpu else ""
+        body.append([suite["gpu"] + (f" × {count}" if count else ""), suite["commit"][:7] + (" (dirty)" if suite["dirty"] else ""),
                      suite["driver"], suite_cell, soak_cell])
     return ("From `experiments/results/gpu_suite_<GPU>.json` and `gpu_stress_soak_<GPU>.json`.\n\n" +
             table(["GPU", "commit", "driver", "suite", "soak"], body))
 
 
+def t_multi_gpu(arg):
+    """The sharded kernels at weak scaling (multi_gpu_<GPU>_x<count>.json, `mmvram kernels multi-gpu`)."""
+    name = f"multi_gpu_{arg}.json"
+    doc = load(name)
+    body = [[r["op"], r["dtype"], r["distribution"], f"2^{r['n_per_gpu'].bit_length() - 1}",
+             f"{r['single_gpu_ms']:.3f}", f"{r['sharded_ms']:.3f}", f"{100 * r['per_gpu_throughput_vs_single']:.1f}%",
+             f"{r['exchange_ms'] * 1000:.0f}", f"{100 * r['exchange_share']:.1f}%", r["check"]] for r in doc["results"]]
+    dirty = " (built from a dirty tree)" if doc.get("commit_dirty") else ""
+    return (source(name, doc, f"{doc['gpu']['count']} GPUs, commit {doc['commit'][:7]}{dirty}") + "\n\n" +
+            table(["op", "dtype", "starts", "items per GPU", "1 GPU (ms)", "sharded (ms)", "per-GPU throughput",
+                   "exchange (µs)", "exchange share", "check"], body))
+
+
+def t_state_passing_distributed(arg):
+    """State passing at the MVE split across ranks (state_passing_distributed_<GPU>_x<count>.json)."""
+    name = f"state_passing_distributed_{arg}.json"
+    doc = load(name)
+    body = []
+    for r in doc["results"]:
+        cuts = r["chunk_cuts"]
+        sizes = " + ".join(str(b - a) for a, b in zip(cuts, cuts[1:]))
+        body.append([sizes] + [f"{r[m]['median_us']:.0f}" for m in ("one_gpu", "distributed", "gather", "local_only")] +
+                    [", ".join(sorted({r[m]["check"] for m in ("one_gpu", "distributed", "gather")}))])
+    return (source(name, doc, f"{doc['gpus']} GPUs, commit {doc['commit'][:7]}, {doc['results'][0]['chunks']} chunks "
+                              f"of {doc['shape']['chunk_tokens']} tokens") + "\n\n" +
+            table(["chunks per rank", "one GPU (µs)", "distributed (µs)", "gather to rank 0 (µs)",
+                   "local op only (µs)", "check"], body))
+
+
 TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_ablation,
           "ablation_ratio": t_ablation_ratio, "unaligned": t_unaligned, "latency": t_latency,
           "ncu_mix": t_ncu_mix, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
-          "v3_accuracy": t_v3_accuracy, "suites": t_suites}
+          "v3_accuracy": t_v3_accuracy, "suites": t_suites, "multi_gpu": t_multi_gpu,
+          "state_passing_distributed": t_state_passing_distributed}
 
 
 def generate(spec):

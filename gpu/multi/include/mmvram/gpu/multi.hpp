@@ -1,5 +1,5 @@
 // Past one GPU: the fused kernels on an array cut into consecutive shards, one per GPU, joined
-// through NCCL. Each GPU runs the single-GPU kernel (api.hpp) on its shard, summarises it in 16
+// through NCCL. Each GPU runs the single-GPU kernel (api.hpp) on its shard, summarises it in 24
 // bytes (multi/shard_carry.hpp), the summaries are exchanged by one ncclAllGather, and each GPU
 // repairs only what the cut touched: the items before its shard's first segment start (scans;
 // every item for the unsegmented scan) or its last segment's sum (segmented sum). Any number of

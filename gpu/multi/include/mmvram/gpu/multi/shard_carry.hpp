@@ -15,7 +15,7 @@
 
 namespace mmv::gpu::multi {
 
-// One shard's summary, as the all-gather exchanges it (16 bytes for 4-byte T; trivially
+// One shard's summary, as the all-gather exchanges it (24 bytes for 4-byte T; trivially
 // copyable). first_start: index of the shard's first segment start, n when it has none (a
 // shard whose items all come before any start of the array's later shards is "open").
 template <class T>
@@ -25,7 +25,7 @@ struct shard_summary {
   T head{};  // sum of items [0, first_start): the leading fragment of an earlier shard's segment
   T tail{};  // sum of items [last start, n), or of the whole shard when it has no start
 };
-static_assert(std::is_trivially_copyable_v<shard_summary<float>>);
+static_assert(std::is_trivially_copyable_v<shard_summary<float>> && sizeof(shard_summary<float>) == 24);
 
 // a + b as the kernels add: fp32 for float, two's-complement wrap-around for int32.
 template <class T>
