@@ -343,7 +343,8 @@ def t_state_passing_distributed(arg):
     for r in doc["results"]:
         cuts = r["chunk_cuts"]
         sizes = " + ".join(str(b - a) for a, b in zip(cuts, cuts[1:]))
-        body.append([sizes] + [f"{r[m]['median_us']:.0f}" for m in ("one_gpu", "distributed", "gather", "local_only")] +
+        body.append([sizes] + [f"{r[m]['median_us']:.0f}" if m in r else "not run"
+                               for m in ("one_gpu", "distributed", "gather", "local_only")] +
                     [", ".join(sorted({r[m]["check"] for m in ("one_gpu", "distributed", "gather")}))])
     return (source(name, doc, f"{doc['gpus']} GPUs, commit {doc['commit'][:7]}, {doc['results'][0]['chunks']} chunks "
                               f"of {doc['shape']['chunk_tokens']} tokens") + "\n\n" +
