@@ -135,6 +135,8 @@ python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/re
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
 # Inter-chunk state passing (state propagation over packed sequences, with rivals), from the stored GPU results.
 python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
+# Past one GPU: weak scaling of the sharded kernels and the split state passing, from the stored results.
+python3 "$root/experiments/plot_multi_gpu.py" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
 if ((unexpected_failures)); then
   echo "run_all.sh: some sweep points failed unexpectedly (listed in $out/summary.md)" >&2

@@ -11,7 +11,10 @@ void write_json_file(const std::string& path, const json& doc) {
     stamped["commit"] = build_commit();
     stamped["commit_dirty"] = build_dirty();
   }
-  tool::write_output_file(path, stamped.dump(2) + '\n', "the JSON file '" + path + "'");
+  // The project's JSON text: two-space indent, bytes that are not UTF-8 written as U+FFFD (as the
+  // run report and the device profile are written), so a stray byte never aborts the write.
+  tool::write_output_file(path, stamped.dump(2, ' ', false, json::error_handler_t::replace) + '\n',
+                          "the JSON file '" + path + "'");
 }
 
 }  // namespace mmv::tool::kernels

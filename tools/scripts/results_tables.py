@@ -343,12 +343,12 @@ def t_state_passing_distributed(arg):
     for r in doc["results"]:
         cuts = r["chunk_cuts"]
         sizes = " + ".join(str(b - a) for a, b in zip(cuts, cuts[1:]))
-        body.append([sizes] + [f"{r[m]['median_us']:.0f}" if m in r else "not run"
+        body.append([r.get("config", "mve"), f"{r['chunks']:,}", sizes] + [f"{r[m]['median_us']:.0f}" if m in r else "not run"
                                for m in ("one_gpu", "distributed", "gather", "local_only")] +
                     [", ".join(sorted({r[m]["check"] for m in ("one_gpu", "distributed", "gather")}))])
-    return (source(name, doc, f"{doc['gpus']} GPUs, commit {doc['commit'][:7]}, {doc['results'][0]['chunks']} chunks "
-                              f"of {doc['shape']['chunk_tokens']} tokens") + "\n\n" +
-            table(["chunks per rank", "one GPU (µs)", "distributed (µs)", "gather to rank 0 (µs)",
+    return (source(name, doc, f"{doc['gpus']} GPUs, commit {doc['commit'][:7]}, chunks of "
+                              f"{doc['shape']['chunk_tokens']} tokens") + "\n\n" +
+            table(["batch", "chunks", "chunks per rank", "one GPU (µs)", "distributed (µs)", "gather to rank 0 (µs)",
                    "local op only (µs)", "check"], body))
 
 
