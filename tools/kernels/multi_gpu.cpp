@@ -154,16 +154,20 @@ int run_multi_gpu(const multi_gpu_options& o, std::ostream& os) {
   os << "mmvram kernels multi-gpu on " << p << " x " << dev.name << ", " << format_count(o.n_per_gpu)
      << " items per GPU, median of " << o.reps << " (host wall clock, launch to last stream end)\n";
   std::vector<row> rows;
-  struct plan { sharded_op op; const char* dist; std::int64_t n; };
+  // The cases: each op at n_per_gpu; the chain's fixed cost (4096 items per GPU, where the
+  // kernels take a few µs); and, with --large-n, an array one GPU cannot hold.
+  struct plan { sharded_op op; const char* dist; std::int64_t n; bool large = false; };
   std::vector<plan> plans = {{sharded_op::scan, "one_segment", o.n_per_gpu}};
   for (const char* d : {"one_segment", "geometric:1024", "geometric:32"}) plans.push_back({sharded_op::segmented_scan, d, o.n_per_gpu});
   for (const char* d : {"one_segment", "geometric:1024", "geometric:32"}) plans.push_back({sharded_op::segmented_sum, d, o.n_per_gpu});
-  if (o.large_n_per_gpu > 0) plans.push_back({sharded_op::segmented_scan, "geometric:1024", o.large_n_per_gpu});
+  for (sharded_op op : {sharded_op::scan, sharded_op::segmented_scan, sharded_op::segmented_sum})
+    plans.push_back({op, "geometric:32", 4096});
+  if (o.large_n_per_gpu > 0) plans.push_back({sharded_op::segmented_scan, "geometric:1024", o.large_n_per_gpu, true});
   int failed = 0;
   for (const plan& pl : plans)
     for (const dtype t : {dtype::f32, dtype::i32}) {
       if (pl.n != o.n_per_gpu && t != dtype::f32) continue;
-      const bool large = pl.n != o.n_per_gpu;
+      const bool large = pl.large;
       try {
         const auto d = *inputs::distribution::parse(pl.dist);
         std::vector<shard_memory> s(static_cast<std::size_t>(p));
