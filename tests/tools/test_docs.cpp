@@ -97,7 +97,7 @@ TEST_CASE("every other page's tool output is the tool's real output") {
 // lines, cut by a last line `  ...`. Those lines are the tool's first lines, in order.
 TEST_CASE("README.md's example shows the tool's real output") {
   const std::string text = read_text(source_dir + "/README.md");
-  const std::regex command("\n\$ build/cpu/tools/mmvram ([^\n]*)\n");
+  const std::regex command("\n[$] build/cpu/tools/mmvram ([^\n]*)\n");
   std::smatch m;
   REQUIRE(std::regex_search(text, m, command));
   const auto start = static_cast<std::size_t>(m.position() + m.length());
