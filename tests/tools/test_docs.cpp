@@ -1,6 +1,7 @@
 // The tool output shown in the docs is the tool's output: every `<!-- mmvram: ARGS -->` block
 // of every page under docs/ is re-run and compared line by line (only the wall time's value may
-// differ), and no page shows tool output without such a marker. Also: docs/tool.md documents
+// differ), and no page shows tool output without such a marker; README.md's example is the
+// tool's output too (its first lines). Also: docs/tool.md documents
 // every CSV column, the walkthrough's results are the seeds' published answers, and every result
 // table generated from experiments/results (tools/scripts/results_tables.py) is what its JSON gives.
 #include "catch.hpp"
@@ -90,6 +91,32 @@ TEST_CASE("docs/tool.md shows the tool's real output") { check_page("tool.md", 3
 TEST_CASE("every other page's tool output is the tool's real output") {
   for (const auto& page : pages())
     if (page != "walkthrough.md" && page != "tool.md") check_page(page, 0);
+}
+
+// README.md's example is a shell session: `$ build/cpu/tools/mmvram ARGS`, then the output's first
+// lines, cut by a last line `  ...`. Those lines are the tool's first lines, in order.
+TEST_CASE("README.md's example shows the tool's real output") {
+  const std::string text = read_text(source_dir + "/README.md");
+  const std::regex command("\n[$] build/cpu/tools/mmvram ([^\n]*)\n");
+  std::smatch m;
+  REQUIRE(std::regex_search(text, m, command));
+  const auto start = static_cast<std::size_t>(m.position() + m.length());
+  const auto stop = text.find("```", start);
+  REQUIRE(stop != std::string::npos);
+  auto want = normalized_lines(text.substr(start, stop - start));
+  const bool cut = !want.empty() && want.back() == "  ...";
+  if (cut) want.pop_back();
+  CHECK(want.size() >= 5);
+  INFO("README.md: mmvram " << m[1].str());
+  const auto r = run_tool(split_args(m[1].str()), source_dir);
+  INFO(r.err);
+  CHECK(r.code == 0);
+  const auto got = normalized_lines(r.out);
+  if (cut) CHECK(got.size() > want.size()); else CHECK(got.size() == want.size());
+  for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+    INFO("line " << i + 1);
+    CHECK(got[i] == want[i]);
+  }
 }
 
 TEST_CASE("no page shows tool output without a <!-- mmvram: --> marker") {
