@@ -19,6 +19,19 @@ void check(cudaError_t e, const char* what) {
   }
 }
 
+void check(cublasStatus_t st, const char* what) {
+  if (st != CUBLAS_STATUS_SUCCESS)
+    throw model_error(std::string("cuda backend: cuBLAS ") + what + " failed (status " + std::to_string(static_cast<int>(st)) + ")");
+}
+
+runtime::async_buffer allocate(std::size_t bytes, cudaStream_t stream, const char* what) {
+  try {
+    return runtime::async_buffer(bytes, stream);
+  } catch (const gpu::cuda_error& err) {
+    throw model_error(std::string("cuda backend: ") + what + ": " + err.what());
+  }
+}
+
 shared_device& shared_device::get() {
   static shared_device& d = *[] {
     int count = 0;
@@ -34,7 +47,7 @@ shared_device& shared_device::get() {
     std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
     check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
     const cuda_ops::blas_library& lib = cuda_ops::blas();  // loaded here, by the first cuda machine
-    if (lib.create(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
+    check(lib.create(&blas), "cublasCreate");
     lib.set_math_mode(blas, CUBLAS_DEFAULT_MATH);
     return new shared_device(stream, blas);
   }();

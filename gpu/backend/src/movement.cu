@@ -64,7 +64,7 @@ void gather_strided(const context& c, const real* a, std::int64_t start, std::in
 
 template <class T>
 void scatter_impl(const context& c, const T* dst, std::int64_t dst_size, const word* idx, const T* v, std::int64_t m, T* out) {
-  check_cuda(cudaMemcpyAsync(out, dst, static_cast<std::size_t>(dst_size) * sizeof(T), cudaMemcpyDeviceToDevice, c.stream), "scatter copy");
+  check(cudaMemcpyAsync(out, dst, static_cast<std::size_t>(dst_size) * sizeof(T), cudaMemcpyDeviceToDevice, c.stream), "scatter copy");
   for_each(c, m, [=] __device__(std::int64_t i) {
     const word j = idx[i];
     if (j < 0 || j >= dst_size) report(c.err, index_range, c.seq, i, j);
@@ -84,19 +84,15 @@ struct flag_value {
 
 std::int64_t count_set(const context& c, const word* mask, std::int64_t n) {
   if (n == 0) return 0;
-  word* total = nullptr;
-  check_cuda(cudaMallocAsync(&total, sizeof(word), c.stream), "compress count");
+  const auto total = allocate(sizeof(word), c.stream, "compress count");
   const auto values = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), flag_value{c, mask});
   std::size_t bytes = 0;
-  check_cuda(cub::DeviceReduce::Sum(nullptr, bytes, values, total, n, c.stream), "compress count");
-  void* scratch = nullptr;
-  check_cuda(cudaMallocAsync(&scratch, bytes, c.stream), "compress count");
-  check_cuda(cub::DeviceReduce::Sum(scratch, bytes, values, total, n, c.stream), "compress count");
+  check(cub::DeviceReduce::Sum(nullptr, bytes, values, total.as<word>(), n, c.stream), "compress count");
+  const auto scratch = allocate(bytes, c.stream, "compress count");
+  check(cub::DeviceReduce::Sum(scratch.get(), bytes, values, total.as<word>(), n, c.stream), "compress count");
   word host = 0;
-  check_cuda(cudaMemcpyAsync(&host, total, sizeof(word), cudaMemcpyDeviceToHost, c.stream), "compress count");
-  check_cuda(cudaFreeAsync(scratch, c.stream), "compress count");
-  check_cuda(cudaFreeAsync(total, c.stream), "compress count");
-  check_cuda(cudaStreamSynchronize(c.stream), "compress count");
+  check(cudaMemcpyAsync(&host, total.get(), sizeof(word), cudaMemcpyDeviceToHost, c.stream), "compress count");
+  check(cudaStreamSynchronize(c.stream), "compress count");
   return host;
 }
 
