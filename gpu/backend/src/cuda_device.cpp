@@ -11,12 +11,23 @@
 
 namespace mmv::gpu::cuda_impl {
 
-void check(cudaError_t e, const char* what) {
+namespace {
+
+// Returns f(); a gpu/runtime failure in it is rethrown as the machine's model_error "cuda backend:
+// <prefix><runtime's message>". The one place a cuda_error becomes a model_error.
+template <class F>
+auto reported(const std::string& prefix, F&& f) -> decltype(f()) {
   try {
-    gpu::runtime::check(e, std::string("cuda backend: ") + what);
+    return f();
   } catch (const gpu::cuda_error& err) {
-    throw model_error(err.what());
+    throw model_error("cuda backend: " + prefix + err.what());
   }
+}
+
+}  // namespace
+
+void check(cudaError_t e, const char* what) {
+  reported("", [&] { gpu::runtime::check(e, what); });
 }
 
 void check(cublasStatus_t st, const char* what) {
@@ -25,11 +36,7 @@ void check(cublasStatus_t st, const char* what) {
 }
 
 runtime::async_buffer allocate(std::size_t bytes, cudaStream_t stream, const char* what) {
-  try {
-    return runtime::async_buffer(bytes, stream);
-  } catch (const gpu::cuda_error& err) {
-    throw model_error(std::string("cuda backend: ") + what + ": " + err.what());
-  }
+  return reported(std::string(what) + ": ", [&] { return runtime::async_buffer(bytes, stream); });
 }
 
 shared_device& shared_device::get() {
@@ -55,12 +62,10 @@ shared_device& shared_device::get() {
 }
 
 error_slots::error_slots(cudaStream_t stream) : stream_(stream) {
-  try {
+  reported("error slot: ", [&] {
     err_ = runtime::device_buffer(sizeof(cuda_ops::error_slot));
     nonfinite_ = runtime::device_buffer(sizeof(cuda_ops::nonfinite_slot));
-  } catch (const gpu::cuda_error& e) {
-    throw model_error(std::string("cuda backend: error slot: ") + e.what());
-  }
+  });
   check(cudaMemsetAsync(error(), 0, sizeof(cuda_ops::error_slot), stream_), "error slot");
   check(cudaMemsetAsync(nonfinite(), 0xff, sizeof(cuda_ops::nonfinite_slot), stream_), "error slot");
 }
