@@ -136,28 +136,24 @@ void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int6
 void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
 void revspec(const context& c, const real* a, const word* f, real* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
 
-void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) {
-  for_each(c, m, [=] __device__(std::int64_t i) {
-    const std::int64_t block = i - i % k;
-    wide sum = 0;
-    for (std::int64_t j = i; j >= block; --j) {
-      sum += a[j];
-      if (f && flag(c, j, f[j])) break;
-    }
-    out[i] = checked(c, i, sum);
-  });
-}
-void block_prefix(const context& c, const real* a, const word* f, std::int64_t k, real* out, std::int64_t m) {
+// One thread per element scans back to its block's start or its last set flag, then adds from
+// there in index order (the simulate backend's order, vcu::prefix_sum).
+template <class T>
+void block_prefix_impl(const context& c, const T* a, const word* f, std::int64_t k, T* out, std::int64_t m) {
   for_each(c, m, [=] __device__(std::int64_t i) {
     const std::int64_t block = i - i % k;
     std::int64_t from = block;
     if (f)
       for (std::int64_t j = i; j >= block; --j)
         if (flag(c, j, f[j])) { from = j; break; }
-    real sum = 0;
-    for (std::int64_t j = from; j <= i; ++j) sum += a[j];  // the simulate backend's order
-    out[i] = rounded(c, sum);
+    const auto sum = vcu::prefix_sum(a, from, i);
+    T value;  // (an extended lambda may not first capture `out` inside `if constexpr`)
+    if constexpr (std::is_same_v<T, word>) value = checked(c, i, sum);
+    else value = rounded(c, sum);
+    out[i] = value;
   });
 }
+void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
+void block_prefix(const context& c, const real* a, const word* f, std::int64_t k, real* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
 
 }  // namespace mmv::cuda_ops
