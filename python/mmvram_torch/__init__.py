@@ -28,7 +28,8 @@ def extension():
         _ext = cpp_extension.load(
             name="mmvram_state_passing_ext",
             sources=[str(pathlib.Path(__file__).with_name("state_passing_binding.cpp")),
-                     str(_ROOT / "gpu" / "kernels" / "src" / "state_passing.cu")],
+                     str(_ROOT / "gpu" / "kernels" / "src" / "state_passing.cu"),
+                     str(_ROOT / "gpu" / "runtime" / "src" / "runtime.cpp")],
             extra_include_paths=[str(_ROOT / "gpu" / "kernels" / d) for d in ("include", "internal", "src")]
             + [str(_ROOT / "gpu" / "runtime" / "include")],
             extra_cuda_cflags=["-O3", f"-gencode=arch=compute_{arch},code=sm_{arch}", "--expt-relaxed-constexpr"],

@@ -4,7 +4,7 @@
 // device error slot read back at every synchronisation (download, compress, collect_times).
 // Contract: one machine is used by one thread at a time; an instruction's data errors
 // surface at the next synchronisation as width_error or model_error; every CUDA failure is a
-// model_error (cuda_impl::check).
+// model_error (cuda_check.hpp).
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 
 #include "cuda_device.hpp"

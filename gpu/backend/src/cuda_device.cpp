@@ -11,12 +11,32 @@
 
 namespace mmv::gpu::cuda_impl {
 
-void check(cudaError_t e, const char* what) {
+namespace {
+
+// Returns f(); a gpu/runtime failure in it is rethrown as the machine's model_error "cuda backend:
+// <prefix><runtime's message>". The one place a cuda_error becomes a model_error.
+template <class F>
+auto reported(const std::string& prefix, F&& f) -> decltype(f()) {
   try {
-    gpu::runtime::check(e, std::string("cuda backend: ") + what);
+    return f();
   } catch (const gpu::cuda_error& err) {
-    throw model_error(err.what());
+    throw model_error("cuda backend: " + prefix + err.what());
   }
+}
+
+}  // namespace
+
+void check(cudaError_t e, const char* what) {
+  reported("", [&] { gpu::runtime::check(e, what); });
+}
+
+void check(cublasStatus_t st, const char* what) {
+  if (st != CUBLAS_STATUS_SUCCESS)
+    throw model_error(std::string("cuda backend: cuBLAS ") + what + " failed (status " + std::to_string(static_cast<int>(st)) + ")");
+}
+
+runtime::async_buffer allocate(std::size_t bytes, cudaStream_t stream, const char* what) {
+  return reported(std::string(what) + ": ", [&] { return runtime::async_buffer(bytes, stream); });
 }
 
 shared_device& shared_device::get() {
@@ -34,7 +54,7 @@ shared_device& shared_device::get() {
     std::uint64_t keep = UINT64_MAX;  // keep freed blocks for reuse: allocations stay off the timeline
     check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "memory pool");
     const cuda_ops::blas_library& lib = cuda_ops::blas();  // loaded here, by the first cuda machine
-    if (lib.create(&blas) != CUBLAS_STATUS_SUCCESS) throw model_error("cuda backend: cublasCreate failed");
+    check(lib.create(&blas), "cublasCreate");
     lib.set_math_mode(blas, CUBLAS_DEFAULT_MATH);
     return new shared_device(stream, blas);
   }();
@@ -42,12 +62,10 @@ shared_device& shared_device::get() {
 }
 
 error_slots::error_slots(cudaStream_t stream) : stream_(stream) {
-  try {
+  reported("error slot: ", [&] {
     err_ = runtime::device_buffer(sizeof(cuda_ops::error_slot));
     nonfinite_ = runtime::device_buffer(sizeof(cuda_ops::nonfinite_slot));
-  } catch (const gpu::cuda_error& e) {
-    throw model_error(std::string("cuda backend: error slot: ") + e.what());
-  }
+  });
   check(cudaMemsetAsync(error(), 0, sizeof(cuda_ops::error_slot), stream_), "error slot");
   check(cudaMemsetAsync(nonfinite(), 0xff, sizeof(cuda_ops::nonfinite_slot), stream_), "error slot");
 }

@@ -1,9 +1,8 @@
 // The cuda backend's device side (internal to gpu/backend), below the backend class of
-// cuda_backend.cpp: check() for every CUDA call, the machine's vectors in device memory
-// (device_buffer), the one stream and cuBLAS handle of the process (shared_device), a machine's
+// cuda_backend.cpp: the machine's vectors in device memory (device_buffer, on gpu/runtime's
+// async_buffer), the one stream and cuBLAS handle of the process (shared_device), a machine's
 // device error slots (error_slots) and its pinned staging arena for loads (staging_arena).
-// Every failure is reported as the machine's model_error; plain allocations come from
-// gpu/runtime (runtime::device_buffer).
+// Every failure is reported as the machine's model_error, through cuda_check.hpp's check().
 #pragma once
 #include <cuda_runtime.h>
 
@@ -15,33 +14,30 @@
 #include <vector>
 
 #include "blas_library.hpp"
+#include "cuda_check.hpp"
 #include "device_ops.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/model/backend.hpp"
 
 namespace mmv::gpu::cuda_impl {
 
-// A failed CUDA call is a model_error of the machine: "cuda backend: <what>: <CUDA's message>"
-// (through gpu/runtime's check). Returns when e is cudaSuccess.
-void check(cudaError_t e, const char* what);
-
-// A vector in device memory, freed in stream order. `bound` is a host-known bound on |value|
-// (exact for uploads, 2^(B-1) for computed words), which picks the MMU's exact path.
+// A vector of n elements in device memory, allocated and freed in the order of `stream` (ptr is
+// null when n is 0). `bound` is a host-known bound on |value| (exact for uploads, 2^(B-1) for
+// computed words), which picks the MMU's exact path. Throws model_error when allocation fails.
 template <class T>
 class device_buffer final : public buffer<T> {
  public:
-  device_buffer(std::int64_t n, cudaStream_t stream, double bound) : buffer<T>(n), stream_(stream), bound(bound) {
-    if (n > 0) check(cudaMallocAsync(&ptr, static_cast<std::size_t>(n) * sizeof(T), stream), "allocation");
-  }
-  ~device_buffer() override {
-    if (ptr) cudaFreeAsync(ptr, stream_);
-  }
-  T* ptr = nullptr;
+  device_buffer(std::int64_t n, cudaStream_t stream, double bound)
+      : buffer<T>(n),
+        memory_(allocate(n > 0 ? static_cast<std::size_t>(n) * sizeof(T) : 0, stream, "allocation")),
+        ptr(memory_.as<T>()),
+        bound(bound) {}
 
  private:
-  cudaStream_t stream_;
+  runtime::async_buffer memory_;
 
  public:
+  T* const ptr;
   const double bound;
 };
 

@@ -1,18 +1,21 @@
 // Shared device pieces of the cuda backend (internal): the grid-stride launcher and the error
-// report; the element semantics are the model's (vcu_semantics.hpp).
+// report; the element semantics are the model's (vcu_semantics.hpp). Host-side failures go
+// through the backend's one check (cuda_check.hpp) and are the machine's model_error.
 #pragma once
+#include "cuda_check.hpp"
 #include "device_ops.hpp"
 #include "mmvram/model/vcu_semantics.hpp"
 
 #include <cuda_runtime.h>
 
-#include <string>
+#include <algorithm>
 
 #include "mmvram/gpu/runtime/device.hpp"
-#include "mmvram/gpu/runtime/error.hpp"
 
 namespace mmv::cuda_ops {
 
+using gpu::cuda_impl::allocate;
+using gpu::cuda_impl::check;
 using vcu::wide;
 
 template <class F>
@@ -21,9 +24,6 @@ __global__ void for_each_kernel(std::int64_t n, F f) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
 }
 
-// Throws mmv::gpu::cuda_error naming the failing CUDA call.
-inline void check_cuda(cudaError_t e, const char* what) { gpu::runtime::check(e, std::string("cuda backend: ") + what); }
-
 // Runs f(i) for i in [0, n) on the context's stream (grid-stride, 256 threads a block, at most
 // 32 blocks per SM of the current device).
 template <class F>
@@ -31,7 +31,7 @@ void for_each(const context& c, std::int64_t n, F f) {
   if (n <= 0) return;
   const std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, std::int64_t(gpu::runtime::sm_count()) * 32);
   for_each_kernel<<<static_cast<unsigned>(blocks), 256, 0, c.stream>>>(n, f);
-  check_cuda(cudaGetLastError(), "kernel launch");
+  check(cudaGetLastError(), "kernel launch");
 }
 
 // Records the first data error of the run (later ones are dropped).

@@ -14,20 +14,15 @@ namespace mmv::cuda_ops {
 
 namespace {
 
-void check_blas(cublasStatus_t st, const char* what) {
-  if (st != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuda backend: cuBLAS ") + what + " failed (status " + std::to_string(static_cast<int>(st)) + ")");
-}
-
 // out (rows x s, row-major) = a (rows x s) * w (s x s): column-major C^T = W^T A^T, in slices of
 // at most 2^30 rows (cuBLAS takes int dimensions).
 void dgemm(const context& c, const real* a, const real* w, real* out, std::int64_t rows) {
-  check_blas(blas().set_stream(c.blas, c.stream), "set stream");
+  check(blas().set_stream(c.blas, c.stream), "set stream");
   const double one = 1.0, zero = 0.0;
   const int s = c.s;
   for (std::int64_t r0 = 0; r0 < rows; r0 += std::int64_t{1} << 30) {
     const int n = static_cast<int>(std::min<std::int64_t>(rows - r0, std::int64_t{1} << 30));
-    check_blas(blas().dgemm(c.blas, CUBLAS_OP_N, CUBLAS_OP_N, s, n, s, &one, w, s, a + r0 * s, s, &zero, out + r0 * s, s), "DGEMM");
+    check(blas().dgemm(c.blas, CUBLAS_OP_N, CUBLAS_OP_N, s, n, s, &one, w, s, a + r0 * s, s, &zero, out + r0 * s, s), "DGEMM");
   }
 }
 
@@ -37,17 +32,10 @@ int limbs_for(double bound) {
   return std::max(1, (bits + 15) / 16);
 }
 
-// Device scratch freed at scope exit (stream-ordered).
-struct scratch {
-  real* p = nullptr;
-  cudaStream_t stream;
-  scratch(std::int64_t n, cudaStream_t st) : stream(st) {
-    check_cuda(cudaMallocAsync(&p, static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * sizeof(real), st), "mmu scratch");
-  }
-  ~scratch() { cudaFreeAsync(p, stream); }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-};
+// Device scratch of max(n, 1) reals, freed in stream order at scope exit.
+gpu::runtime::async_buffer scratch(const context& c, std::int64_t n) {
+  return allocate(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * sizeof(real), c.stream, "mmu scratch");
+}
 
 // Limb p (16 bits, the last one signed) of every word, as doubles.
 void to_limb(const context& c, const word* a, int p, int limbs, real* out, std::int64_t n) {
@@ -68,8 +56,8 @@ void mmu(const context& c, const real* a, const real* w, real* out, std::int64_t
 void mmu(const context& c, const word* a, double a_bound, const word* w, double w_bound, word* out, std::int64_t rows) {
   const std::int64_t n = rows * c.s, s2 = std::int64_t{c.s} * c.s;
   if (a_bound * w_bound * c.s < 0x1p53) {  // one exact product
-    scratch da(n, c.stream), dw(s2, c.stream), dout(n, c.stream);
-    real *pa = da.p, *pw = dw.p, *po = dout.p;
+    const auto da = scratch(c, n), dw = scratch(c, s2), dout = scratch(c, n);
+    real *pa = da.as<real>(), *pw = dw.as<real>(), *po = dout.as<real>();
     for_each(c, n, [=] __device__(std::int64_t i) { pa[i] = static_cast<real>(a[i]); });
     for_each(c, s2, [=] __device__(std::int64_t i) { pw[i] = static_cast<real>(w[i]); });
     dgemm(c, pa, pw, po, rows);
@@ -77,15 +65,15 @@ void mmu(const context& c, const word* a, double a_bound, const word* w, double 
     return;
   }
   const int la = limbs_for(a_bound), lw = limbs_for(w_bound);
-  scratch limb_a(n, c.stream), limb_w(s2, c.stream), products(n * la * lw, c.stream);
+  const auto limb_a = scratch(c, n), limb_w = scratch(c, s2), products = scratch(c, n * la * lw);
   for (int p = 0; p < la; ++p) {
-    to_limb(c, a, p, la, limb_a.p, n);
+    to_limb(c, a, p, la, limb_a.as<real>(), n);
     for (int q = 0; q < lw; ++q) {
-      to_limb(c, w, q, lw, limb_w.p, s2);
-      dgemm(c, limb_a.p, limb_w.p, products.p + (p * lw + q) * n, rows);
+      to_limb(c, w, q, lw, limb_w.as<real>(), s2);
+      dgemm(c, limb_a.as<real>(), limb_w.as<real>(), products.as<real>() + (p * lw + q) * n, rows);
     }
   }
-  const real* pr = products.p;
+  const real* pr = products.as<real>();
   for_each(c, n, [=] __device__(std::int64_t i) {
     wide sum = 0;
     double approx = 0;  // the same sum in double: far beyond 64 bits, 128 could wrap

@@ -64,7 +64,7 @@ void gather_strided(const context& c, const real* a, std::int64_t start, std::in
 
 template <class T>
 void scatter_impl(const context& c, const T* dst, std::int64_t dst_size, const word* idx, const T* v, std::int64_t m, T* out) {
-  check_cuda(cudaMemcpyAsync(out, dst, static_cast<std::size_t>(dst_size) * sizeof(T), cudaMemcpyDeviceToDevice, c.stream), "scatter copy");
+  check(cudaMemcpyAsync(out, dst, static_cast<std::size_t>(dst_size) * sizeof(T), cudaMemcpyDeviceToDevice, c.stream), "scatter copy");
   for_each(c, m, [=] __device__(std::int64_t i) {
     const word j = idx[i];
     if (j < 0 || j >= dst_size) report(c.err, index_range, c.seq, i, j);
@@ -84,19 +84,15 @@ struct flag_value {
 
 std::int64_t count_set(const context& c, const word* mask, std::int64_t n) {
   if (n == 0) return 0;
-  word* total = nullptr;
-  check_cuda(cudaMallocAsync(&total, sizeof(word), c.stream), "compress count");
+  const auto total = allocate(sizeof(word), c.stream, "compress count");
   const auto values = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), flag_value{c, mask});
   std::size_t bytes = 0;
-  check_cuda(cub::DeviceReduce::Sum(nullptr, bytes, values, total, n, c.stream), "compress count");
-  void* scratch = nullptr;
-  check_cuda(cudaMallocAsync(&scratch, bytes, c.stream), "compress count");
-  check_cuda(cub::DeviceReduce::Sum(scratch, bytes, values, total, n, c.stream), "compress count");
+  check(cub::DeviceReduce::Sum(nullptr, bytes, values, total.as<word>(), n, c.stream), "compress count");
+  const auto scratch = allocate(bytes, c.stream, "compress count");
+  check(cub::DeviceReduce::Sum(scratch.get(), bytes, values, total.as<word>(), n, c.stream), "compress count");
   word host = 0;
-  check_cuda(cudaMemcpyAsync(&host, total, sizeof(word), cudaMemcpyDeviceToHost, c.stream), "compress count");
-  check_cuda(cudaFreeAsync(scratch, c.stream), "compress count");
-  check_cuda(cudaFreeAsync(total, c.stream), "compress count");
-  check_cuda(cudaStreamSynchronize(c.stream), "compress count");
+  check(cudaMemcpyAsync(&host, total.get(), sizeof(word), cudaMemcpyDeviceToHost, c.stream), "compress count");
+  check(cudaStreamSynchronize(c.stream), "compress count");
   return host;
 }
 
@@ -140,28 +136,24 @@ void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int6
 void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
 void revspec(const context& c, const real* a, const word* f, real* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
 
-void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) {
-  for_each(c, m, [=] __device__(std::int64_t i) {
-    const std::int64_t block = i - i % k;
-    wide sum = 0;
-    for (std::int64_t j = i; j >= block; --j) {
-      sum += a[j];
-      if (f && flag(c, j, f[j])) break;
-    }
-    out[i] = checked(c, i, sum);
-  });
-}
-void block_prefix(const context& c, const real* a, const word* f, std::int64_t k, real* out, std::int64_t m) {
+// One thread per element scans back to its block's start or its last set flag, then adds from
+// there in index order (the simulate backend's order, vcu::prefix_sum).
+template <class T>
+void block_prefix_impl(const context& c, const T* a, const word* f, std::int64_t k, T* out, std::int64_t m) {
   for_each(c, m, [=] __device__(std::int64_t i) {
     const std::int64_t block = i - i % k;
     std::int64_t from = block;
     if (f)
       for (std::int64_t j = i; j >= block; --j)
         if (flag(c, j, f[j])) { from = j; break; }
-    real sum = 0;
-    for (std::int64_t j = from; j <= i; ++j) sum += a[j];  // the simulate backend's order
-    out[i] = rounded(c, sum);
+    const auto sum = vcu::prefix_sum(a, from, i);
+    T value;  // (an extended lambda may not first capture `out` inside `if constexpr`)
+    if constexpr (std::is_same_v<T, word>) value = checked(c, i, sum);
+    else value = rounded(c, sum);
+    out[i] = value;
   });
 }
+void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
+void block_prefix(const context& c, const real* a, const word* f, std::int64_t k, real* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
 
 }  // namespace mmv::cuda_ops

@@ -3,11 +3,11 @@
 // lanes give fewer warps than SMs), and the launches of device/state_passing.cuh's kernels.
 #include <algorithm>
 #include <cstddef>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "launch.hpp"
+#include "mmvram/gpu/runtime/buffer.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/device/state_passing.cuh"
 #include "mmvram/gpu/state_passing.hpp"
 
@@ -42,28 +42,12 @@ params<In, Real> make_params(const In* local, const Real* log_decay, const std::
           s.chunk_stride, s.head_stride, 0, s.cols, s.decay == decay_layout::per_row};
 }
 
-// The current device's SM count, read once per device and cached (thread-safe); throws
-// cuda_error when the query fails. runtime::sm_count() does the same, but the PyTorch extension
-// compiles this file alone, without the runtime library (python/mmvram_torch/__init__.py).
-int cached_sm_count() {
-  static std::mutex lock;
-  static std::vector<int> counts;  // per device index; 0: not read yet
-  int dev = 0;
-  detail::check(cudaGetDevice(&dev), "cudaGetDevice");
-  std::lock_guard<std::mutex> guard(lock);
-  if (counts.size() <= std::size_t(dev)) counts.resize(std::size_t(dev) + 1, 0);
-  if (counts[std::size_t(dev)] == 0)
-    detail::check(cudaDeviceGetAttribute(&counts[std::size_t(dev)], cudaDevAttrMultiProcessorCount, dev),
-                  "cudaDeviceGetAttribute");
-  return counts[std::size_t(dev)];
-}
-
 // Segments of whole tiles when the lanes give fewer warps than SMs (two waves of resident warps),
 // else 0 (one chain per lane group). At the MVE's 1024 lane groups cutting was slower on an H100
 // (its extra read of the local states and per-call allocation cost more than the parallelism).
 template <class Kernel>
 std::int64_t segment_chunks_for(Kernel kernel, std::int64_t lane_groups, std::int64_t chunks) {
-  const int sms = cached_sm_count();
+  const int sms = runtime::sm_count();
   int blocks_per_sm = 0;
   if (lane_groups >= sms) return 0;
   detail::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, 32 * kStateWarpsPerBlock, 0),
@@ -89,18 +73,15 @@ void launch(params<In, Real> p, unsigned sequences, cudaStream_t stream) {
     return;
   }
   const std::int64_t segments = (p.chunks + p.segment_chunks - 1) / p.segment_chunks, lanes = p.lane_groups * 32;
-  void* temp = nullptr;
-  detail::check(cudaMallocAsync(&temp, std::size_t(2 * segments * lanes) * sizeof(Real), stream), "cudaMallocAsync");
-  p.segment_decay = static_cast<Real*>(temp);
+  const runtime::async_buffer temp(std::size_t(2 * segments * lanes) * sizeof(Real), stream);
+  p.segment_decay = temp.as<Real>();
   p.segment_state = p.segment_decay + segments * lanes;
   const dim3 grid(blocks, unsigned(segments));
   device::segment_totals_kernel<<<grid, 32 * kStateWarpsPerBlock, 0, stream>>>(p);
   device::segment_carries_kernel<<<unsigned((lanes + 255) / 256), 256, 0, stream>>>(p.segment_decay,
                                                                                     p.segment_state, segments, lanes);
   kernel<<<grid, 32 * kStateWarpsPerBlock, 0, stream>>>(p);
-  const cudaError_t launched = cudaGetLastError();
-  detail::check(cudaFreeAsync(temp, stream), "cudaFreeAsync");
-  detail::check(launched, "state_passing launch");
+  detail::check(cudaGetLastError(), "state_passing launch");
 }
 
 template <bool ExactData, class In>

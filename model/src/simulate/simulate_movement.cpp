@@ -137,15 +137,12 @@ handle<T> simulate_backend::do_block_prefix(const buffer<T>& a, const buffer<wor
     for (std::int64_t i = block; i < std::min(m, block + k); ++i) {
       if (f && host(*f)[i]) from = i;
       if constexpr (std::is_same_v<T, word>) {
-        wide sum = 0;
-        for (std::int64_t j = from; j <= i; ++j) sum += x[j];
+        const wide sum = vcu::prefix_sum(x.data(), from, i);
         if (!vcu::fits(sum, c_.word_bits))
           throw width_error(op, i, detail::to_string(sum), c_.word_bits);
         out[i] = static_cast<word>(sum);
       } else {
-        real sum = 0;
-        for (std::int64_t j = from; j <= i; ++j) sum += x[j];
-        out[i] = sum;
+        out[i] = vcu::prefix_sum(x.data(), from, i);
       }
     }
   }

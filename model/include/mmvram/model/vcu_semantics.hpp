@@ -132,4 +132,15 @@ MMV_HOST_DEVICE constexpr wide lane_index(std::int64_t block, std::int64_t i) { 
 // to-real: the word as a real of the machine's format.
 MMV_HOST_DEVICE constexpr real to_real(word a, bool float32) { return rounded(static_cast<real>(a), float32); }
 
+// The block prefix's element i: a[from] + ... + a[i], added in index order (from: the start of
+// i's block, or the last set flag of the block at or before i). Words: exact in 128 bits; reals:
+// in double, unrounded.
+template <class T>
+MMV_HOST_DEVICE constexpr std::conditional_t<std::is_same_v<T, word>, wide, real> prefix_sum(const T* a, std::int64_t from,
+                                                                                                std::int64_t i) {
+  std::conditional_t<std::is_same_v<T, word>, wide, real> sum = 0;
+  for (std::int64_t j = from; j <= i; ++j) sum += a[j];
+  return sum;
+}
+
 }  // namespace mmv::vcu
