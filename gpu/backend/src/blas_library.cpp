@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
+#include "mmvram/model/types.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -20,13 +22,13 @@ void* open_library() {
     dir.erase(dir.find_last_of('/') + 1);
     if (void* h = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
   }
-  throw std::runtime_error("cuda backend: cannot load " + name + " (" + first_error + ")");
+  throw model_error("cuda backend: cannot load " + name + " (" + first_error + ")");
 }
 
 template <class F>
 F symbol(void* library, const char* name) {
   void* p = dlsym(library, name);
-  if (p == nullptr) throw std::runtime_error(std::string("cuda backend: cuBLAS has no symbol ") + name);
+  if (p == nullptr) throw model_error(std::string("cuda backend: cuBLAS has no symbol ") + name);
   return reinterpret_cast<F>(p);
 }
 

@@ -14,7 +14,8 @@ struct blas_library {
 };
 
 // Loads libcublas.so.<major> (from the loader's paths, else beside libcudart) once per process;
-// throws std::runtime_error naming the library and dlerror() when it or a symbol is missing.
+// throws model_error (the machine's error, like every cuda backend failure) naming the library
+// and dlerror() when it or a symbol is missing.
 const blas_library& blas();
 
 }  // namespace mmv::cuda_ops
