@@ -8,6 +8,7 @@
 
 #include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/sparse_inputs.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -37,10 +38,11 @@ constexpr std::int64_t max_matrix_side = 10321;
 
 std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
 
-// State passing's random input: n chunks of H x N x V lanes; u about standard normal (a sum
-// of 12 uniforms minus 6; its absolute value without --signed), log-decays in (-1, 0] with one
-// in eight exactly 0, chunk starts at --density. Rounded to float32 on float32 machines.
-algorithm_input random_lanes(stream& d, const input_options& o, number_format format) {
+// State passing's random input: inputs::random_state_passing of --n chunks of H x N x V lanes
+// keyed by --seed at start rate --density (u about standard normal, log-decays in (-1, 0] with
+// one in ten exactly 0); |u| without --signed, --dist's chunk starts when given. Rounded to
+// float32 on float32 machines.
+algorithm_input random_lanes(const input_options& o, number_format format) {
   const state_shape sh{o.heads, o.rows, o.cols, o.per_head};
   if (static_cast<__int128>(o.n) * sh.lanes() > max_lane_values)
     throw usage_error("state-passing: --n " + std::to_string(o.n) + " chunks of " + std::to_string(sh.heads) + " x " +
@@ -49,17 +51,16 @@ algorithm_input random_lanes(stream& d, const input_options& o, number_format fo
   require_memory(static_cast<double>(o.n * sh.lanes()), "--n " + std::to_string(o.n) + " with " +
                                                             std::to_string(sh.lanes()) + " lanes");
   const auto round_to = [format](double v) { return format == number_format::float32 ? static_cast<float>(v) : v; };
+  const inputs::state_passing_problem p = inputs::random_state_passing(o.n, sh, o.density, o.seed);
   algorithm_input in;
   in.n = o.n;
   in.lanes = sh;
-  in.reals.resize(static_cast<std::size_t>(o.n * sh.lanes()));
-  for (auto& u : in.reals) {
-    const double v = inputs::normal_sum12(d);
-    u = round_to(o.signed_values ? v : std::fabs(v));
-  }
-  in.flags = segment_starts(d, o.n, o);
-  in.log_decays.resize(static_cast<std::size_t>(o.n * sh.decay_rows()));
-  for (auto& l : in.log_decays) l = d.unit() < 0.125 ? 0.0 : round_to(-d.unit());
+  in.reals.reserve(p.local.size());
+  for (double v : p.local) in.reals.push_back(round_to(o.signed_values ? v : std::fabs(v)));
+  in.log_decays.reserve(p.log_decay.size());
+  for (double l : p.log_decay) in.log_decays.push_back(round_to(l));
+  in.flags = o.dist ? inputs::distribution_flags(*o.dist, o.n, o.seed)
+                     : std::vector<word>(p.starts.begin(), p.starts.end());
   return in;
 }
 
@@ -311,7 +312,7 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     else in.reals = inputs::bounded_reals(d, in.matrix.cols, o.signed_values, format == number_format::float32);
     return in;
   }
-  if (sh.lanes) return random_lanes(d, o, format);
+  if (sh.lanes) return random_lanes(o, format);
   if (integer) in.words = inputs::bounded_words(d, side, m, o.signed_values);
   else in.reals = inputs::bounded_reals(d, side, o.signed_values, format == number_format::float32);
   if (sh.flags) in.flags = segment_starts(d, n, o);
