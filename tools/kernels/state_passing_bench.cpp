@@ -14,6 +14,7 @@
 #include "mmvram/gpu/state_passing.hpp"
 #include "mmvram/harness/kernel_reference.hpp"
 #include "state_passing_reference.hpp"
+#include "timing.hpp"
 
 namespace mmv::tool::kernels {
 
@@ -53,8 +54,7 @@ timing time_calls(const state_passing_options& o, const std::function<void()>& c
     t.stop(nullptr);
     us.push_back(1e3 * t.elapsed_ms() / o.calls);
   }
-  std::sort(us.begin(), us.end());
-  return {us[us.size() / 2], us.front(), us.back()};
+  return {median(us), *std::min_element(us.begin(), us.end()), *std::max_element(us.begin(), us.end())};
 }
 
 }  // namespace
