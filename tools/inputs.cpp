@@ -8,6 +8,8 @@
 
 #include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/sparse_inputs.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
+#include "mmvram/harness/verify.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -37,10 +39,11 @@ constexpr std::int64_t max_matrix_side = 10321;
 
 std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
 
-// State passing's random input: n chunks of H x N x V lanes; u about standard normal (a sum
-// of 12 uniforms minus 6; its absolute value without --signed), log-decays in (-1, 0] with one
-// in eight exactly 0, chunk starts at --density. Rounded to float32 on float32 machines.
-algorithm_input random_lanes(stream& d, const input_options& o, number_format format) {
+// State passing's random input: inputs::random_state_passing of --n chunks of H x N x V lanes
+// keyed by --seed at start rate --density (u about standard normal, log-decays in (-1, 0] with
+// one in ten exactly 0); |u| without --signed, --dist's chunk starts when given. Rounded to
+// float32 on float32 machines.
+algorithm_input random_lanes(const input_options& o, number_format format) {
   const state_shape sh{o.heads, o.rows, o.cols, o.per_head};
   if (static_cast<__int128>(o.n) * sh.lanes() > max_lane_values)
     throw usage_error("state-passing: --n " + std::to_string(o.n) + " chunks of " + std::to_string(sh.heads) + " x " +
@@ -48,18 +51,16 @@ algorithm_input random_lanes(stream& d, const input_options& o, number_format fo
                       " lanes exceed the limit n H N V <= 2^24");
   require_memory(static_cast<double>(o.n * sh.lanes()), "--n " + std::to_string(o.n) + " with " +
                                                             std::to_string(sh.lanes()) + " lanes");
-  const auto round_to = [format](double v) { return format == number_format::float32 ? static_cast<float>(v) : v; };
+  inputs::state_passing_problem p = inputs::random_state_passing(o.n, sh, o.density, o.seed);
+  if (!o.signed_values)
+    for (auto& u : p.local) u = std::fabs(u);
   algorithm_input in;
   in.n = o.n;
   in.lanes = sh;
-  in.reals.resize(static_cast<std::size_t>(o.n * sh.lanes()));
-  for (auto& u : in.reals) {
-    const double v = inputs::normal_sum12(d);
-    u = round_to(o.signed_values ? v : std::fabs(v));
-  }
-  in.flags = segment_starts(d, o.n, o);
-  in.log_decays.resize(static_cast<std::size_t>(o.n * sh.decay_rows()));
-  for (auto& l : in.log_decays) l = d.unit() < 0.125 ? 0.0 : round_to(-d.unit());
+  in.reals = held(std::move(p.local), format);
+  in.log_decays = held(std::move(p.log_decay), format);
+  in.flags = o.dist ? inputs::distribution_flags(*o.dist, o.n, o.seed)
+                     : std::vector<word>(p.starts.begin(), p.starts.end());
   return in;
 }
 
@@ -123,18 +124,16 @@ double bigbird_nonzeros(const std::vector<std::int64_t>& b, std::int64_t n) {
   return side * side * (std::min(g, blocks) * blocks + std::max(0.0, blocks - g) * per_row);
 }
 
-// Reals as a float32 machine holds them: each must lie in the float32 range (else usage_error
-// naming `what` and the index) and is rounded to float32. Float64 runs keep them as read.
-std::vector<real> held_reals(std::vector<real> x, number_format format, const std::string& what) {
-  if (format != number_format::float32) return x;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const float f = static_cast<float>(x[i]);
-    if (!std::isfinite(f))
-      throw usage_error(what + ": value " + format_value(x[i], number_format::float64) + " at index " +
-                        std::to_string(i) + " is outside the float32 range (|x| <= 3.4028235e+38)");
-    x[i] = f;
-  }
-  return x;
+// Reals read from a file as a machine of `format` holds them (held(): float32 machines round
+// them to float32), after checking that each lies in the float32 range there (else usage_error
+// naming `what` and the index). Float64 runs keep them as read.
+std::vector<real> held_in_range(std::vector<real> x, number_format format, const std::string& what) {
+  if (format == number_format::float32)
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!std::isfinite(static_cast<float>(x[i])))
+        throw usage_error(what + ": value " + format_value(x[i], number_format::float64) + " at index " +
+                          std::to_string(i) + " is outside the float32 range (|x| <= 3.4028235e+38)");
+  return held(std::move(x), format);
 }
 
 // Refuses an option of random inputs that this run would silently ignore: every one of them
@@ -185,9 +184,9 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
     const auto cols = static_cast<std::size_t>(in.matrix.cols);
     if (!o.vector_file.empty() && integer) in.words = read_words(o.vector_file, "vector");
     if (!o.vector_file.empty() && !integer)
-      in.reals = held_reals(read_reals(o.vector_file, "vector"), format, "vector file '" + o.vector_file + "'");
+      in.reals = held_in_range(read_reals(o.vector_file, "vector"), format, "vector file '" + o.vector_file + "'");
     if (!integer)
-      in.matrix.values = held_reals(in.matrix.values, format, "matrix file '" + o.matrix_file + "'");
+      in.matrix.values = held_in_range(in.matrix.values, format, "matrix file '" + o.matrix_file + "'");
     if (o.vector_file.empty()) {
       stream d(o.seed);
       if (integer) in.words = inputs::bounded_words(d, in.matrix.cols, o.max_value.value_or(1), o.signed_values);
@@ -199,7 +198,7 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   }
   require_file(o.values_file, "--values", e);
   if (integer) in.words = read_words(o.values_file, "values");
-  else in.reals = held_reals(read_reals(o.values_file, "values"), format, "values file '" + o.values_file + "'");
+  else in.reals = held_in_range(read_reals(o.values_file, "values"), format, "values file '" + o.values_file + "'");
   const std::size_t n = integer ? in.words.size() : in.reals.size();
   if (facts_of(e.shape).flags) {
     require_file(o.flags_file, "--flags", e);
@@ -207,7 +206,7 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   }
   if (facts_of(e.shape).decays) {
     require_file(o.decays_file, "--decays", e);
-    in.decays = held_reals(read_reals(o.decays_file, "decays"), format, "decays file '" + o.decays_file + "'");
+    in.decays = held_in_range(read_reals(o.decays_file, "decays"), format, "decays file '" + o.decays_file + "'");
     require_length(in.decays.size(), n, "decays file '" + o.decays_file + "'");
     require_valid_decays(in.decays, "decays file '" + o.decays_file + "'");
   }
@@ -311,13 +310,14 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
     else in.reals = inputs::bounded_reals(d, in.matrix.cols, o.signed_values, format == number_format::float32);
     return in;
   }
-  if (sh.lanes) return random_lanes(d, o, format);
+  if (sh.lanes) return random_lanes(o, format);
   if (integer) in.words = inputs::bounded_words(d, side, m, o.signed_values);
   else in.reals = inputs::bounded_reals(d, side, o.signed_values, format == number_format::float32);
   if (sh.flags) in.flags = segment_starts(d, n, o);
   if (sh.decays) {
     in.decays.resize(static_cast<std::size_t>(n));
-    for (auto& a : in.decays) a = format == number_format::float32 ? static_cast<float>(0.5 + 0.5 * d.unit()) : 0.5 + 0.5 * d.unit();
+    for (auto& a : in.decays) a = 0.5 + 0.5 * d.unit();
+    in.decays = held(std::move(in.decays), format);
     require_valid_decays(in.decays, "random decays");
   }
   if (sh.second)

@@ -3,6 +3,7 @@
 
 #include "mmvram/algorithms/applications.hpp"
 #include "mmvram/algorithms/state_passing.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,9 @@ algorithm_entry::runner decayed_runner(real_vec (*algo)(machine&, const real_vec
   };
 }
 
+// State passing: every lane's h_j = exp(l_j) h_{j-1} + u_j, restarted at the chunk starts;
+// checked against the one reference (inputs::state_passing_reference) within tolerance() of the
+// largest value of the same recurrence on |u|.
 algorithm_outcome run_state_passing(machine& m, const algorithm_input& in) {
   const auto& f = m.config().format;
   const auto u = held(in.reals, f), l = held(in.log_decays, f);
@@ -34,20 +38,11 @@ algorithm_outcome run_state_passing(machine& m, const algorithm_input& in) {
   const auto got = timed(seconds, [&] {
     return m.read(state_passing_scan(m, m.load<real>(u, "u"), m.load<real>(l, "l"), m.load<word>(in.flags, "f"), in.lanes));
   });
-  const std::int64_t G = in.n, D = in.lanes.decay_rows(), K = in.lanes.lanes_per_decay(), L = D * K;
-  std::vector<real> want(u.size());
-  double mag = 0;
-  for (std::int64_t lane = 0; lane < L; ++lane) {  // the lanes one by one through the loop
-    std::vector<real> a(G), b(G), abs_b(G);
-    for (std::int64_t j = 0; j < G; ++j) {
-      a[j] = std::exp(l[j * D + lane / K]);
-      b[j] = u[j * L + lane];
-      abs_b[j] = std::fabs(b[j]);
-    }
-    const auto h = reference::decayed_scan(a, b, in.flags), bound = reference::decayed_scan(a, abs_b, in.flags);
-    for (std::int64_t j = 0; j < G; ++j) want[j * L + lane] = h[j], mag = std::max(mag, bound[j]);
-  }
-  return checked(got, want, tolerance(f, G, m.config().s, mag), seconds, f);
+  inputs::state_passing_problem p{in.n, in.lanes, u, l, std::vector<std::uint8_t>(in.flags.begin(), in.flags.end())};
+  std::vector<double> want, bound;
+  inputs::state_passing_reference(p, want, bound);
+  const double mag = bound.empty() ? 0 : *std::max_element(bound.begin(), bound.end());
+  return checked(got, want, tolerance(f, in.n, m.config().s, mag), seconds, f);
 }
 
 // SpMV: y = A v. The reference sums each row's exact products without rounding error (integers:

@@ -71,8 +71,9 @@ algorithm_entry::runner segmented_runner(bool sum, Algo algo) {
 // Decayed scans: h_j = a_j h_{j-1} + b_j, restarted at flags; checked against the double
 // reference within tolerance() of the magnitude of the same recurrence on |b|.
 algorithm_entry::runner decayed_runner(real_vec (*algo)(machine&, const real_vec&, const real_vec&, const word_vec&));
-// State passing: each lane against the single-lane double reference (a = exp(l)), within
-// tolerance() of the largest magnitude of the same recurrence on |u|.
+// State passing: every lane against the one state-passing reference
+// (inputs::state_passing_reference), within tolerance() of the largest magnitude of the same
+// recurrence on |u|.
 algorithm_outcome run_state_passing(machine& m, const algorithm_input& in);
 // SpMV: y = A v against the exact row sums, within tolerance() of the sum of |a_rk v_k|.
 algorithm_outcome run_spmv(machine& m, const algorithm_input& in);

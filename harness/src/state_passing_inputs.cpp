@@ -2,6 +2,7 @@
 #include "mmvram/harness/state_passing_inputs.hpp"
 
 #include "mmvram/harness/random_inputs.hpp"
+#include "mmvram/harness/reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -76,15 +77,18 @@ lane_states state_passing_lane(const state_passing_problem& p, std::int64_t lane
   r.h.resize(static_cast<std::size_t>(p.chunks));
   r.bound.resize(r.h.size());
   r.unsegmented.resize(r.h.size());
-  double carry = 0, carry_abs = 0, unseg_abs = 0;
+  reference::exact_sum carry;  // h exact but for one rounding per step of exp and of the sum
+  double carry_abs = 0, unseg_abs = 0;
   for (std::int64_t j = 0; j < p.chunks; ++j) {
     const double decay = std::exp(p.log_decay[static_cast<std::size_t>(j * s.decay_rows() + decay_row)]);
     const double u = p.local[static_cast<std::size_t>(j * lanes + lane)];
     const bool restart = segmented && p.starts[static_cast<std::size_t>(j)];
-    carry = restart ? u : decay * carry + u;  // not 0 * carry: an inf must not cross a start
+    if (restart) carry = {};  // not 0 * carry: an inf must not cross a start
+    else carry.scale(decay);
+    carry.add(u);
     carry_abs = restart ? std::fabs(u) : decay * carry_abs + std::fabs(u);
     unseg_abs = decay * unseg_abs + std::fabs(u);
-    r.h[static_cast<std::size_t>(j)] = carry;
+    r.h[static_cast<std::size_t>(j)] = carry.value();
     r.bound[static_cast<std::size_t>(j)] = carry_abs;
     r.unsegmented[static_cast<std::size_t>(j)] = unseg_abs;
   }

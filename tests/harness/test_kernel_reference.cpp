@@ -124,3 +124,22 @@ TEST_CASE("f32 checks over several chunks: the reference is the exact sum, round
   CHECK(r.pass);
   CHECK(r.max_error == 0);
 }
+
+TEST_CASE("verify_state_passing: within the tolerance of its scale, strided, NaN and floor", "[kernel_reference]") {
+  // Two lanes (stride 2), three chunks; lane 0 checked against want and scale.
+  const std::vector<double> want{1, -2, 0}, scale{1, 4, 0};
+  std::vector<float> got{1, 9, -2, 9, 0, 9};
+  auto v = kr::verify_state_passing(got.data(), 2, want.data(), scale.data(), 3);
+  CHECK(v.pass);
+  CHECK(v.max_error == 0);
+  got[2] = float(-2 + 1e-5);  // 1e-5 > kStatePassingTolerance * 4
+  v = kr::verify_state_passing(got.data(), 2, want.data(), scale.data(), 3);
+  CHECK(!v.pass);
+  CHECK(v.first_bad == 1);
+  got[2] = -2, got[4] = 1e-40f;  // a subnormal where the scale is 0: within the floor
+  CHECK(kr::verify_state_passing(got.data(), 2, want.data(), scale.data(), 3).pass);
+  got[4] = NAN;
+  v = kr::verify_state_passing(got.data(), 2, want.data(), scale.data(), 3);
+  CHECK(!v.pass);
+  CHECK(v.first_bad == 2);
+}

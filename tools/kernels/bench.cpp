@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bench_report.hpp"
+#include "timing.hpp"
 #include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
@@ -44,7 +45,7 @@ void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_in
     std::vector<float> ms(static_cast<std::size_t>(reps));
     for (int i = 0; i < reps; ++i) ms[i] = timers[i].elapsed_ms();
     std::sort(ms.begin(), ms.end());
-    r.median_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+    r.median_ms = median(std::vector<double>(ms.begin(), ms.end()));
     r.min_ms = ms.front();
     r.max_ms = ms.back();
     if (tile_cycles && k.run_timed) {  // separate calls: the probe's copies stay out of the timings
@@ -59,7 +60,7 @@ void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_in
       }
       std::sort(all.begin(), all.end());
       r.tile_cycles_min = double(all.front());
-      r.tile_cycles_median = double(all[all.size() / 2]);
+      r.tile_cycles_median = median(std::vector<double>(all.begin(), all.end()));
       r.tile_cycles_p90 = double(all[all.size() * 9 / 10]);
     }
   } catch (const cuda_error& e) {

@@ -38,10 +38,7 @@ void print_line(std::ostream& os, dtype t, const std::string& path, const std::s
 
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm) {
   std::vector<const kernel_info*> out;
-  const auto& table = algorithm_table();
-  const auto e = std::find_if(table.begin(), table.end(), [&](const auto& x) { return x.name == algorithm; });
-  if (e == table.end()) return out;
-  for (const std::string& name : e->fused_kernels)
+  for (const std::string& name : find_algorithm(algorithm).fused_kernels)
     for (const auto& k : all_kernels())
       if (k.name == name) out.push_back(&k);
   return out;
@@ -55,13 +52,12 @@ std::vector<std::string> checkable_algorithms() {
 }
 
 std::string not_checkable_reason(const std::string& algorithm) {
-  const auto& table = algorithm_table();
-  const auto e = std::find_if(table.begin(), table.end(), [&](const auto& x) { return x.name == algorithm; });
+  const algorithm_entry& e = find_algorithm(algorithm);
   std::string names;
   for (const auto& a : checkable_algorithms()) names += (names.empty() ? "" : ", ") + a;
-  if (e != table.end() && !e->fused_kernels.empty()) {
+  if (!e.fused_kernels.empty()) {
     std::string listed;
-    for (const auto& k : e->fused_kernels) listed += (listed.empty() ? "" : ", ") + k;
+    for (const auto& k : e.fused_kernels) listed += (listed.empty() ? "" : ", ") + k;
     return algorithm + "'s fused kernels (" + listed + ") are the state-passing methods, checked by " +
            "`mmvram kernels state-passing` and the [state_passing] tests, not by kernels check ALGO (" + names + ")";
   }

@@ -28,7 +28,8 @@ struct algorithm_check_options {
 
 // The fused kernels (V0-V3) of registry algorithm `algorithm`: the names of its registry
 // entry's fused_kernels looked up in all_kernels(), in the entry's order; names not in the kernel
-// table (state-passing's methods) are left out. Empty for an unknown name or an entry without any.
+// table (state-passing's methods) are left out. Empty for an entry without any; an unknown name
+// throws model_error (find_algorithm).
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm);
 
 // The registry algorithms kernels check ALGO takes (fused_kernels_of non-empty), in the
@@ -36,7 +37,8 @@ std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm);
 std::vector<std::string> checkable_algorithms();
 
 // The one-line reason kernels check ALGO refuses `algorithm` (no fused kernels, or fused kernels
-// outside the kernel table: the state-passing methods), naming checkable_algorithms().
+// outside the kernel table: the state-passing methods), naming checkable_algorithms(); an
+// unknown name throws model_error (find_algorithm).
 std::string not_checkable_reason(const std::string& algorithm);
 
 // Runs the comparison and prints one line per (dtype, path). i32: every path must equal the

@@ -17,6 +17,7 @@
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "mmvram/harness/kernel_reference.hpp"
 #include "mmvram/harness/random_inputs.hpp"
+#include "timing.hpp"
 
 namespace mmv::tool::kernels {
 namespace {
@@ -64,8 +65,7 @@ double median_ms(const std::vector<shard_memory>& s, int reps, const std::functi
   for (int w = 0; w < 3; ++w) wall_ms(s, launch);
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) t.push_back(wall_ms(s, launch));
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return t[t.size() / 2];
+  return median(t);
 }
 
 struct row {

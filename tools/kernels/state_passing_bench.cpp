@@ -2,7 +2,6 @@
 #include "state_passing_bench.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <vector>
@@ -13,7 +12,9 @@
 #include "kernel_inputs.hpp"
 #include "json_file.hpp"
 #include "mmvram/gpu/state_passing.hpp"
+#include "mmvram/harness/kernel_reference.hpp"
 #include "state_passing_reference.hpp"
+#include "timing.hpp"
 
 namespace mmv::tool::kernels {
 
@@ -21,9 +22,9 @@ namespace {
 
 using method = state_passing_method;
 
-// Max error on every 97th lane against the float64 recurrence of p (state_passing_lane), each
-// over the same recurrence on |u| (restarting at the starts, or not when `unsegmented_scale`);
-// false when one exceeds kStatePassingTolerance times it.
+// Every 97th lane against the float64 recurrence of p (state_passing_lane) under the kernels'
+// one check (kernel_reference::verify_state_passing), scaled by the same recurrence on |u|
+// (restarting at the starts, or not when `unsegmented_scale`); max_error: the largest error.
 bool verify(const inputs::state_passing_problem& p, const std::vector<float>& got, bool segmented,
             bool unsegmented_scale, double& max_error) {
   const std::int64_t lanes = p.lanes();
@@ -31,11 +32,10 @@ bool verify(const inputs::state_passing_problem& p, const std::vector<float>& go
   max_error = 0;
   for (std::int64_t x = 0; x < lanes; x += 97) {
     const inputs::lane_states r = state_passing_lane(p, x, segmented);
-    for (std::int64_t j = 0; j < p.chunks; ++j) {
-      const double err = std::fabs(got[std::size_t(j * lanes + x)] - r.h[std::size_t(j)]);
-      max_error = std::max(max_error, err);
-      ok = ok && err <= kStatePassingTolerance * (unsegmented_scale ? r.unsegmented : r.bound)[std::size_t(j)];
-    }
+    const auto v = kernel_reference::verify_state_passing(got.data() + x, lanes, r.h.data(),
+                                                          (unsegmented_scale ? r.unsegmented : r.bound).data(), p.chunks);
+    max_error = std::max(max_error, v.max_error);
+    ok = ok && v.pass;
   }
   return ok;
 }
@@ -54,8 +54,7 @@ timing time_calls(const state_passing_options& o, const std::function<void()>& c
     t.stop(nullptr);
     us.push_back(1e3 * t.elapsed_ms() / o.calls);
   }
-  std::sort(us.begin(), us.end());
-  return {us[us.size() / 2], us.front(), us.back()};
+  return {median(us), *std::min_element(us.begin(), us.end()), *std::max_element(us.begin(), us.end())};
 }
 
 }  // namespace

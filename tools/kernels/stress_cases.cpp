@@ -11,7 +11,6 @@
 #include "mmvram/gpu/api.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/harness/kernel_reference.hpp"
-#include "mmvram/harness/tolerance.hpp"
 #include "state_passing_reference.hpp"
 
 namespace mmv::tool::kernels {
@@ -229,15 +228,10 @@ std::string state_passing_case(std::uint64_t case_seed, state_buffers& b, cudaSt
      << " start rate " << rate << (bf16 ? " bf16" : " f32") << " offsets " << ol << '/' << os_ << ": ";
   if (!all_poison(hs, begin) || !all_poison(hs + end, states_bytes - end)) return os.str() + "wrote outside states";
   const auto& scale = m == state_passing_method::tensor_core_speculative ? unsegmented : bound;
-  for (std::size_t i = 0; i < count; ++i) {
-    float got;
-    std::memcpy(&got, hs + begin + 4 * i, 4);
-    if (!(std::fabs(double(got) - want[i]) <= kStatePassingTolerance * (scale[i] + 1e-30))) {
-      os << "state " << i << " is " << got << ", want " << want[i];
-      return os.str();
-    }
-  }
-  return "";
+  std::vector<float> got(count);
+  if (count > 0) std::memcpy(got.data(), hs + begin, 4 * count);
+  const auto v = kernel_reference::verify_state_passing(got.data(), 1, want.data(), scale.data(), std::int64_t(count));
+  return v.pass ? "" : os.str() + v.detail;
 }
 
 }  // namespace mmv::tool::kernels

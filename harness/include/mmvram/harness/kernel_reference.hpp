@@ -54,5 +54,11 @@ verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, 
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n);
 // Exact copy.
 verdict verify_copy(const void* x, const void* out, std::int64_t bytes);
+// State passing: n fp32 states got[i * stride] against the float64 reference want[i]
+// (inputs::state_passing_lane), each within kStatePassingTolerance * (scale[i] + 1e-30), scale
+// the recurrence on |u| (its bound, or unsegmented for the speculative repair); NaN fails.
+// max_error: largest |got - want|; bad, first_bad, detail: the failures, the first named.
+verdict verify_state_passing(const float* got, std::int64_t stride, const double* want, const double* scale,
+                             std::int64_t n);
 
 }  // namespace mmv::kernel_reference

@@ -1,9 +1,9 @@
 // State-passing problems (the inter-chunk recurrence of chunkwise linear RNNs,
-// docs/state_passing.md) for the kernels' checks: random problems (`mmvram kernels stress`, the
-// GPU tests), packed batches of LogNormal-length sequences (`mmvram kernels state-passing`), and
-// the float64 recurrence they are compared with. Drawn from the one generator
-// (random_inputs.hpp): a seed gives the same problem on every platform (the batch's sequence
-// lengths wherever std::exp rounds alike).
+// docs/state_passing.md) for the simulator and the kernels' checks: random problems (`mmvram run
+// state-passing`, `mmvram kernels stress`, the GPU tests), packed batches of LogNormal-length
+// sequences (`mmvram kernels state-passing`), and the float64 recurrence they are compared with.
+// Drawn from the one generator (random_inputs.hpp): a seed gives the same problem on every
+// platform (the batch's sequence lengths wherever std::exp rounds alike).
 #pragma once
 #include "mmvram/algorithms/state_passing.hpp"
 
@@ -40,8 +40,10 @@ state_passing_problem packed_state_passing(const std::vector<std::int64_t>& offs
                                            std::uint64_t seed);
 
 // One lane's float64 recurrence h_j = exp(l_j) h_{j-1} + u_j (restarted at the starts, or never
-// when !segmented), the same on |u| with the same restarts (bound: the scale of fp32 rounding
-// error) and on |u| without restarts (unsegmented: what the speculative repair subtracts from).
+// when !segmented; h carried as a reference::exact_sum, as reference::decayed_scan carries it),
+// the same on |u| with the same restarts (bound: the scale of rounding error) and on |u|
+// without restarts (unsegmented: what the speculative repair subtracts from). The one reference
+// of state passing: the simulator's runner and the kernels' checks both use it.
 struct lane_states {
   std::vector<double> h, bound, unsegmented;  // one value per chunk
 };
