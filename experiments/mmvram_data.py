@@ -13,16 +13,23 @@ INT_COLUMNS = {
 }
 FLOAT_COLUMNS = {"density", "max_abs_error", "tolerance", "wall_time_s"}
 
-# Algorithms by unit mix: the VCU-only ones do not use s.
-VCU_ONLY = ["hillis-steele-scan", "brent-kung-scan", "schwartz-segmented-scan", "min-index-segmented-scan",
-            "iterated-addition-scan", "iterated-addition-segmented-scan"]
-VCU_SEGMENTED = ["schwartz-segmented-scan", "min-index-segmented-scan", "iterated-addition-segmented-scan"]
-MMU = ["matmul-scan", "scd", "sscr", "block-sscr"]
 # The best VCU-only rival: O(log n / log log n) steps with the iterated-addition instructions the
 # lower bound's AC[0] circuits allow (docs/lower_bound.md); Schwartz is the Theta(log n) context.
 RIVAL = "iterated-addition-segmented-scan"
 CONTEXT = "schwartz-segmented-scan"
 CROSS_S = [2 ** k for k in range(1, 11)]  # s of the crossover: 2 .. 1024
+
+
+def vcu_only(rows):
+    """Names of the algorithms that never use the MMU: no row of theirs counts an MMU step (the
+    sweeps' CSVs and closed_forms.csv both carry mmu_steps). Their counts do not depend on s."""
+    return {r["algorithm"] for r in rows} - {r["algorithm"] for r in rows if r.get("mmu_steps")}
+
+
+def segmented(rows):
+    """Names of the algorithms that read segment flags: some row of theirs counts more than one
+    segment (an input without flags is one segment)."""
+    return {r["algorithm"] for r in rows if (r.get("segments") or 0) > 1}
 
 
 def _convert(row):
@@ -89,9 +96,10 @@ def bound_vcu(n):
 def steps_by_point(closed, mmu, vcu):
     """(algorithm, s) -> {n: steps}: the closed forms of `mmvram closed-forms` (closed_forms.csv) when
     present, else the sweeps' ledger counts. VCU-only algorithms are keyed with s = None."""
-    table = {}
-    for r in closed or (mmu + vcu):
-        s = None if r["algorithm"] in VCU_ONLY else r["s"]
+    table, rows = {}, closed or (mmu + vcu)
+    no_mmu = vcu_only(rows)
+    for r in rows:
+        s = None if r["algorithm"] in no_mmu else r["s"]
         table.setdefault((r["algorithm"], s), {})[r["n"]] = r["steps"]
     return table
 

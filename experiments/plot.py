@@ -57,11 +57,13 @@ def figure_vs_n(out, mmu, vcu, field, name, ylabel, per_element=False):
     """One panel per s: every algorithm's `field` against n, with the bound curves."""
     fig, axes = panels(len(S_VALUES))
     scale = (lambda n: n) if per_element else None
+    no_mmu = data.vcu_only(mmu + vcu)
     for ax, s in zip(axes, S_VALUES):
-        for algo in data.MMU:
-            draw(ax, data.select(mmu, algorithm=algo, s=s), algo, field, scale=scale)
-        for algo in data.VCU_ONLY:
-            draw(ax, data.select(vcu, algorithm=algo), algo, field, label=f"{algo} (VCU only)", scale=scale)
+        for algo in STYLE:  # legend order: the MMU algorithms, then the VCU-only ones
+            if algo in no_mmu:
+                draw(ax, data.select(vcu, algorithm=algo), algo, field, label=f"{algo} (VCU only)", scale=scale)
+            else:
+                draw(ax, data.select(mmu, algorithm=algo, s=s), algo, field, scale=scale)
         ns = sorted({r["n"] for r in mmu + vcu if r["n"] > 1})
         if ns and not per_element:
             ax.plot(ns, [data.bound_log_s(n, s) for n in ns], ":", color="black", lw=1, label="log_s n (constant 1)")

@@ -113,11 +113,10 @@ def write(out, mmu, vcu, floats, bits, gpu_rows, closed=()):
         chosen = [r for r in mmu if r["n"] == n and r["s"] == 16] + [r for r in vcu if r["n"] == n]
         parts += [f"## Costs at n = {log2_label(n)}, s = 16 (mean segment length 32)\n", table_md(header, cost_rows(chosen))]
         parts += ["## Steps against s at the largest n\n"]
-        rows = []
+        rows, rivals = [], data.vcu_only(vcu) & data.segmented(vcu)
         for s in sorted({r["s"] for r in mmu}):
             steps = {r["algorithm"]: r["steps"] for r in mmu if r["s"] == s and r["n"] == n}
-            vcu_best = min((r["steps"] for r in vcu if r["n"] == n and r["algorithm"] in data.VCU_SEGMENTED),
-                           default="-")
+            vcu_best = min((r["steps"] for r in vcu if r["n"] == n and r["algorithm"] in rivals), default="-")
             rows.append([s, steps.get("matmul-scan", "-"), steps.get("scd", "-"), steps.get("sscr", "-"),
                          steps.get("block-sscr", "-"), vcu_best])
         parts.append(table_md(["s", "matmul-scan", "scd", "sscr", "block-sscr", "best VCU-only segmented scan"], rows))

@@ -8,6 +8,8 @@ usage: experiments/v3_accuracy_table.py experiments/results/gpu_v3_accuracy_H100
 import json
 import sys
 
+# The columns: the V0/V3 pair the docs compare (tools/kernels/kernels.cpp defines the kernels); the
+# accuracy JSON's rows carry no variant field to pick or label them by.
 KERNELS = [("sscr_segmented_scan", "SSCR V0"), ("sscr_segmented_scan_tc_warp", "SSCR V3"),
            ("scd_segmented_sum", "SCD V0"), ("scd_segmented_sum_tc_warp", "SCD V3")]
 

@@ -35,13 +35,26 @@ MARKER = re.compile(r"(<!-- table: ([A-Za-z0-9_:.-]+) -->\n)(.*?)(<!-- /table --
 DISTS = [("one_segment", "one segment"), ("geometric:1048576", "mean 1M"),
          ("geometric:32768", "mean 32K"), ("geometric:1024", "mean 1K"),
          ("geometric:32", "mean 32"), ("all_length_1", "all length 1")]
-VARIANT = {"": "V0", "_tc": "V1", "_tc_rows": "V2", "_tc_warp": "V3"}
-FUSED = ["matmul_scan", "sscr_segmented_scan", "scd_segmented_sum"]
 
 
 def load(name):
     with open(RESULTS / name) as f:
         return json.load(f)
+
+
+def fused(doc):
+    """{fused kernel: {kernel: "V0".."V3"}} of a bench run, from its rows' family and variant fields:
+    the fused kernels are family "ours" (in the run's order), their variants every row of the same
+    operation that names a variant (v1_tensor_cores -> V1), in variant order."""
+    out, by_operation = {}, {}
+    for r in doc["rows"]:
+        if r.get("family") == "ours":
+            out.setdefault(r["kernel"], {})
+            by_operation[r["operation"]] = r["kernel"]
+    for r in doc["rows"]:
+        if r.get("variant") and r.get("operation") in by_operation:
+            out[by_operation[r["operation"]]][r["kernel"]] = r["variant"].split("_")[0].upper()
+    return {k: dict(sorted(v.items(), key=lambda kv: kv[1])) for k, v in out.items()}
 
 
 def num(v):
@@ -85,6 +98,7 @@ def t_bench(dtype):
     name = "gpu_bench_H100.json"
     doc = load(name)
     rows = bench_rows(doc, dtype)
+    # The docs' rows: order and prose labels (e.g. "uint8 keys") are the page's, not fields of the JSON.
     kernels = [("copy", "copy (ceiling)"), ("read_only_reduce", "read-only reduction (ceiling)"),
                ("matmul_scan", "`matmul_scan` (ours)"), ("cub_inclusive_sum", "CUB `InclusiveSum`"),
                ("sscr_segmented_scan", "`sscr_segmented_scan` (ours)"),
@@ -109,7 +123,7 @@ def t_copy_fraction(dtype):
     rows = bench_rows(doc, dtype)
     pct = lambda v: f"{100 * v:.0f}"
     body = []
-    for k in FUSED:
+    for k in fused(doc):
         body.append([f"`{k}`", "% of copy bandwidth"] + dist_cells(rows, k, "copy_bandwidth_fraction", pct))
         body.append([f"`{k}`", "% of read-only ceiling (floor bytes)"] +
                     dist_cells(rows, k, "floor_fraction_of_read_only", pct))
@@ -123,10 +137,10 @@ def t_ablation(dtype):
     doc = load(name)
     rows = bench_rows(doc, dtype)
     body = []
-    for k in FUSED:
-        for suffix, v in VARIANT.items():
-            if (k + suffix, "none") in rows or (k + suffix, "one_segment") in rows:
-                body.append([f"`{k}{suffix}`", v] + dist_cells(rows, k + suffix))
+    for variants in fused(doc).values():
+        for kv, v in variants.items():
+            if (kv, "none") in rows or (kv, "one_segment") in rows:
+                body.append([f"`{kv}`", v] + dist_cells(rows, kv))
     return (source(name, doc, f"n = {doc['n']:,}, {dtype}, G items/s") + f"\n\n" +
             table(["kernel", "variant"] + [h for _, h in DISTS], body))
 
@@ -136,13 +150,15 @@ def t_ablation_ratio(_):
     name = "gpu_bench_ablation_H100.json"
     doc = load(name)
     body = []
-    for k in FUSED:
-        for suffix, v in list(VARIANT.items())[1:]:
+    for k, variants in fused(doc).items():
+        for kv, v in variants.items():
+            if v == "V0":
+                continue
             cells = []
             for dtype in ("f32", "i32"):
                 rows = bench_rows(doc, dtype)
-                ratios = [rows[(k + suffix, d)]["throughput_gitems_per_s"] / rows[(k, d)]["throughput_gitems_per_s"]
-                          for (kk, d) in rows if kk == k + suffix and (k, d) in rows]
+                ratios = [rows[(kv, d)]["throughput_gitems_per_s"] / rows[(k, d)]["throughput_gitems_per_s"]
+                          for (kk, d) in rows if kk == kv and (k, d) in rows]
                 lo, hi = (f"{min(ratios):.2f}", f"{max(ratios):.2f}") if ratios else ("", "")
                 cells.append(lo if lo == hi else f"{lo}–{hi}")
             if any(cells):
@@ -158,6 +174,7 @@ def t_unaligned(dtype):
     un, al = bench_rows(doc, dtype), bench_rows(load(ref), dtype)
     cols = [("one_segment", "one segment"), ("geometric:32", "mean 32"),
             ("geometric:1024", "mean 1K"), ("all_length_1", "all length 1")]
+    # The docs' rows: order and prose labels are the page's, not fields of the JSON.
     kernels = [("matmul_scan", "`matmul_scan`"), ("sscr_segmented_scan", "`sscr_segmented_scan`"),
                ("scd_segmented_sum", "`scd_segmented_sum`"), ("copy", "copy"),
                ("read_only_reduce", "read-only reduction"), ("cub_inclusive_sum", "CUB `InclusiveSum`"),
@@ -180,6 +197,7 @@ def t_latency(dtype):
     """Median SM cycles per tile at small n, V0 / V1 / V2 / V3 (V2 = V1 for MatMulScan)."""
     docs = {n: load(f"gpu_latency_v3_n{n}_H100.json") for n in (12, 14, 16)}
     body = []
+    # The docs' rows: which distributions of each kernel the page shows is the page's choice.
     for k, dists in [("matmul_scan", [("none", "—")]),
                      ("sscr_segmented_scan", [("one_segment", "one"), ("geometric:32", "mean 32")]),
                      ("scd_segmented_sum", [("one_segment", "one"), ("geometric:32", "mean 32")])]:
@@ -187,8 +205,8 @@ def t_latency(dtype):
             cells = []
             for n, doc in docs.items():
                 rows = bench_rows(doc, dtype)
-                cells.append(" / ".join(f"{round(rows[(k + s, d)]['tile_cycles_median'], -2):,.0f}"
-                                        for s in VARIANT if (k + s, d) in rows))
+                cells.append(" / ".join(f"{round(rows[(kv, d)]['tile_cycles_median'], -2):,.0f}"
+                                        for kv in fused(doc)[k] if (kv, d) in rows))
             body.append([f"`{k}`" + (" (V0 / V1 / V3)" if k == "matmul_scan" else ""), label] + cells)
     doc = docs[14]
     return (f"From `experiments/results/gpu_latency_v3_n{{12,14,16}}_H100.json` ({doc['gpu']['name']}, "
@@ -201,16 +219,18 @@ def t_ncu_mix(_):
     name = "ncu_mix_v3_H100.json"
     doc = load(name)
     dist_label = dict(DISTS)
+    # ncu's rows name only the kernel; the ablation run's rows carry its family and variant.
+    kernels = fused(load("gpu_bench_ablation_H100.json"))
+    variant = {kv: (k, v) for k, variants in kernels.items() for kv, v in variants.items()}
     body = []
     for r in doc["rows"]:
-        base = next(k for k in FUSED if r["kernel"].startswith(k))
-        v = VARIANT[r["kernel"][len(base):]]
+        base, v = variant[r["kernel"]]
         body.append([f"`{base}`", dist_label.get(r["distribution"], r["distribution"]), v,
                      f"{r['warp_instructions_executed'] / 1e6:.1f}", f"{r['tensor_share_pct']:.1f}",
                      f"{r['issue_active_per_cycle']:.2f}", f"{r['dram_throughput_pct']:.0f}",
                      f"{r['duration_ns'] / 1e6:.3f}"])
     order = [label for _, label in DISTS]
-    body.sort(key=lambda c: (FUSED.index(c[0].strip("`")), order.index(c[1]) if c[1] in order else 99, c[2]))
+    body.sort(key=lambda c: (list(kernels).index(c[0].strip("`")), order.index(c[1]) if c[1] in order else 99, c[2]))
     return (source(name, doc, f"n = {doc['n']:,}, {doc['dtype']}; ncu at its own clocks") + f"\n\n" +
             table(["kernel", "segments", "variant", "warp instructions (M)", "tensor pipe (%)",
                    "issued per scheduler-cycle", "DRAM throughput (%)", "time (ms)"], body))
@@ -223,6 +243,8 @@ SASS_KERNEL = re.compile(r"device\d+(matmul_scan|sscr|scd)_kernelI([fj])NS0_5age
 # warp::unit {tensor_cores, cuda_cores, rows, warp}: lane_unit<cuda_cores> is V0, lane_unit<tensor_cores> V1
 SASS_UNIT = {"9warp_unit": "V3", "8row_unit": "V2", "9lane_unitILNS0_4warp4unitE0EE": "V1",
              "9lane_unitILNS0_4warp4unitE1EE": "V0"}
+# The device kernel's name -> the kernel's registry name (tools/kernels/kernels.cpp); sass_mix's JSON has
+# only the mangled symbols, so nothing in it names the registry kernel.
 SASS_NAME = {"matmul_scan": "matmul_scan", "sscr": "sscr_segmented_scan", "scd": "scd_segmented_sum"}
 SP_KERNEL = re.compile(r"state_passing_kernelINS0_5agent(11serial_scan|8mma_scanILb[01]EE)ELb[01]E([tfd])fEE")
 SP_METHOD = {"11serial_scan": "cuda_core", "8mma_scanILb0EE": "tensor_core",
