@@ -183,7 +183,7 @@ def main():
         except (OSError, subprocess.CalledProcessError):
             commit = "unknown"
     doc = {"schema": "mmvram-state-passing-distributed/1", "commit": commit, "gpu": gpu, "gpus": world, "seed": args.seed,
-           "shape": {"heads": H, "rows": N, "cols": V, "chunk_tokens": C, "sequences": 32, "lengths": "LogNormal(7, 1)"},
+           "shape": {"heads": H, "rows": N, "cols": V, "chunk_tokens": C, "lengths": "LogNormal(7, 1)"},
            "timing": "wall clock, all ranks synchronised before each run, the slowest rank; median of reps",
            "results": rows}
     out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -8,7 +8,8 @@ mmvram_torch.state_passing, and gets back its chunks of the whole batch's h. Eac
 single-GPU op on its chunks, then all ranks exchange, in one all_gather, a summary per lane: the
 end state of their chunks, the product of their decays and whether a sequence starts among them.
 Rank r folds the summaries of ranks < r into the state carried into its first chunk and adds
-exp(sum of its log-decays up to j) * carry to every chunk j before its first start. Autograd
+exp(sum of its log-decays up to j) * carry to every chunk j before its first start (a prefix of
+its chunks; the others are copied as they are). Autograd
 runs through it: the all_gather is torch.distributed.nn's, whose backward sends each rank's
 gradient of the summaries back to the rank that made them (the exchange in reverse).
 """
@@ -20,8 +21,8 @@ from . import state_passing as _single_gpu
 
 
 class _Tie(torch.autograd.Function):
-    """h unchanged, made to depend on the exchanged summaries, so that every rank's backward
-    joins the all_gather's backward (a collective) even where its carry does not use them."""
+    """h unchanged, made to depend on the exchanged summaries, so that a rank whose result takes
+    no carry still joins the all_gather's backward (a collective)."""
 
     @staticmethod
     def forward(ctx, h, exchanged):
@@ -42,8 +43,10 @@ def state_passing(local, log_decay, starts=None, method="cuda_core", group=None)
     """This rank's chunks of h for a batch split over the ranks of `group` in rank order (see the
     module's text). local [G_r, H, N, V] on this rank's GPU (G_r may be 0), log_decay [G_r, H, N]
     or [G_r, H], starts uint8 [G_r] or None (no sequence starts on this rank); every rank passes
-    the same H, N, V, dtype, decay layout and method. Collective: every rank of the group calls
-    it. Returns float32 (float64 for float64 input)."""
+    the same H, N, V, dtype, decay layout and method, and inputs that require grad on one rank
+    require it on all (the backward is a collective too). Collective: every rank of the group
+    calls it. Returns float32 (float64 for float64 input); where no chunk takes a carry the result
+    is a view tied to the exchange, so clone it before modifying it in place."""
     rank, world = dist.get_rank(group), dist.get_world_size(group)
     per_row = log_decay.dim() == 3
     h_local = _single_gpu(local, log_decay, starts, method)
@@ -73,9 +76,13 @@ def state_passing(local, log_decay, starts=None, method="cuda_core", group=None)
         s = gathered[q]
         end_q = s[:lanes].reshape(lane_shape)
         product_q = _lanes(s[lanes:lanes + products].reshape(decay_shape), per_row)
-        opened_q = s[-1]
-        carry = opened_q * end_q + (1 - opened_q) * (product_q * carry + end_q)
-    if rank > 0:  # one pass: h = h_local + (decay product while before the first start) * carry
-        coefficient = _lanes(decay * before.view(-1, *([1] * (decay.dim() - 1))), per_row)
-        h_local = torch.addcmul(h_local, coefficient, carry[None])
+        # A start on rank q ends the carried sequence: take its end state, never 0 * carry (an
+        # inf or NaN of an earlier sequence must not reach this one).
+        carry = torch.where(s[-1] > 0, end_q, product_q * carry + end_q)
+    # The chunks before this rank's first start form a prefix: only they take the carry (one
+    # host synchronisation, after the exchange has been queued, reads its length).
+    first = int(before.sum().item()) if rank > 0 else 0
+    if first > 0:
+        fixed = torch.addcmul(h_local[:first], _lanes(decay[:first], per_row), carry[None])
+        return fixed if first == chunks else torch.cat([fixed, h_local[first:]])
     return _Tie.apply(h_local, torch.stack(gathered)) if world > 1 else h_local

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,6 +128,25 @@ mmv::kernel_reference::verdict verify_sums(const problem& pr) {
   return mmv::kernel_reference::verify_segmented_sum(pr.type, pr.x.data(), pr.flags.data(), sums.data(), offsets.data(), count, pr.n);
 }
 
+// One thread per rank, each on its rank's device, as a one-process-per-GPU job runs; the first
+// exception of any thread is rethrown here after all have joined.
+void run_per_rank(multi::nccl_group& g, const std::function<void(int)>& call) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(g.size()));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < g.size(); ++r)
+    threads.emplace_back([&, r] {
+      try {
+        mmv::gpu::runtime::check(cudaSetDevice(g.device(r)), "cudaSetDevice");
+        call(r);
+      } catch (...) {
+        errors[static_cast<std::size_t>(r)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 template <class T>
 void check_all(multi::nccl_group& g, dtype t, std::int64_t n, const std::string& dist, std::uint64_t seed, bool empty_shard, bool per_rank) {
   const int p = g.size();
@@ -140,14 +161,10 @@ void check_all(multi::nccl_group& g, dtype t, std::int64_t n, const std::string&
       segmented ? multi::sharded_segmented_scan(g, std::span<const multi::scan_shard<T>>(shards))
                 : multi::sharded_scan(g, std::span<const multi::scan_shard<T>>(shards));
     } else {
-      std::vector<std::thread> threads;
-      for (int r = 0; r < p; ++r)
-        threads.emplace_back([&, r] {
-          cudaSetDevice(g.device(r));
-          segmented ? multi::rank_segmented_scan(g.comm(r), shards[r], g.workspace(r))
-                    : multi::rank_scan(g.comm(r), shards[r], g.workspace(r));
-        });
-      for (auto& th : threads) th.join();
+      run_per_rank(g, [&](int r) {
+        segmented ? multi::rank_segmented_scan(g.comm(r), shards[r], g.workspace(r))
+                  : multi::rank_scan(g.comm(r), shards[r], g.workspace(r));
+      });
     }
     sync_all(pr);
     const auto out = gather_scan(pr);
@@ -157,7 +174,8 @@ void check_all(multi::nccl_group& g, dtype t, std::int64_t n, const std::string&
   }
   problem pr = make_problem(t, n, dist, p, seed, empty_shard);
   const auto shards = sum_shards<T>(pr);
-  multi::sharded_segmented_sum(g, std::span<const multi::sum_shard<T>>(shards));
+  if (!per_rank) multi::sharded_segmented_sum(g, std::span<const multi::sum_shard<T>>(shards));
+  else run_per_rank(g, [&](int r) { multi::rank_segmented_sum(g.comm(r), shards[r], g.workspace(r)); });
   sync_all(pr);
   const auto v = verify_sums(pr);
   INFO("segmented sum: " << v.detail);

@@ -6,6 +6,7 @@
 #include "mmvram/gpu/multi/shard_carry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -137,6 +138,13 @@ TEST_CASE("a segment across every shard is joined exactly once", "[multi]") {
   REQUIRE(multi::owns_first(s.data(), 0));
   REQUIRE_FALSE(multi::owns_first(s.data(), 2));
   REQUIRE_FALSE(multi::owed_to(s.data(), 4, 5, owed));
+  // Signed zeros: -0.0 carried over an empty shard stays -0.0, as a sequential sum keeps it.
+  std::vector<shard_summary<float>> z = {{0, 1, 0.0f, -0.0f}, {0, 0, 0.0f, 0.0f}, {1, 1, -0.0f, -0.0f}};
+  REQUIRE(std::signbit(multi::carry_into(z.data(), 2)));
+  REQUIRE(std::signbit(multi::carry_add(multi::carry_into(z.data(), 2), -0.0f)));
+  float owed_z = 0;
+  REQUIRE(multi::owed_to(z.data(), 0, 3, owed_z));
+  REQUIRE(std::signbit(owed_z));
   // Word limit: the carry wraps like the single-GPU kernel's int32 sums.
   std::vector<shard_summary<std::int32_t>> w = {{0, 1, 0, INT32_MAX}, {1, 1, 1, 1}};
   REQUIRE(multi::carry_into(w.data(), 1) == INT32_MAX);

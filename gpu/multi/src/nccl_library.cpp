@@ -45,6 +45,7 @@ const nccl_library& nccl() {
                         symbol<decltype(nccl_library::comm_destroy)>(h, "ncclCommDestroy"),
                         symbol<decltype(nccl_library::comm_count)>(h, "ncclCommCount"),
                         symbol<decltype(nccl_library::comm_user_rank)>(h, "ncclCommUserRank"),
+                        symbol<decltype(nccl_library::comm_cu_device)>(h, "ncclCommCuDevice"),
                         symbol<decltype(nccl_library::all_gather)>(h, "ncclAllGather"),
                         symbol<decltype(nccl_library::group_start)>(h, "ncclGroupStart"),
                         symbol<decltype(nccl_library::group_end)>(h, "ncclGroupEnd"),

@@ -1,5 +1,5 @@
 // NCCL, loaded on first use (dlopen) rather than at program start: `mmvram` links gpu/multi, and
-// a machine without NCCL must still run everything else. Only the eight entry points used here.
+// a machine without NCCL must still run everything else. Only the nine entry points used here.
 #pragma once
 #include <nccl.h>
 
@@ -10,6 +10,7 @@ struct nccl_library {
   decltype(&ncclCommDestroy) comm_destroy;
   decltype(&ncclCommCount) comm_count;
   decltype(&ncclCommUserRank) comm_user_rank;
+  decltype(&ncclCommCuDevice) comm_cu_device;
   decltype(&ncclAllGather) all_gather;
   decltype(&ncclGroupStart) group_start;
   decltype(&ncclGroupEnd) group_end;

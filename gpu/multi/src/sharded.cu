@@ -203,6 +203,26 @@ struct device_guard {
   ~device_guard() { cudaSetDevice(saved); }
 };
 
+// One NCCL group (ncclGroupStart ... ncclGroupEnd) that is closed on every path: end() closes it
+// and checks the result; a throw before that closes it unchecked, so the thread's group depth
+// never stays raised.
+class nccl_group_call {
+ public:
+  nccl_group_call() { check_nccl(nccl().group_start(), "group start"); }
+  nccl_group_call(const nccl_group_call&) = delete;
+  nccl_group_call& operator=(const nccl_group_call&) = delete;
+  ~nccl_group_call() {
+    if (open_) nccl().group_end();
+  }
+  void end() {
+    open_ = false;
+    check_nccl(nccl().group_end(), "group end");
+  }
+
+ private:
+  bool open_ = true;
+};
+
 template <class T, class Shard>
 void run_group(op kind, nccl_group& g, std::span<const Shard> shards) {
   if (static_cast<int>(shards.size()) != g.size())
@@ -212,9 +232,11 @@ void run_group(op kind, nccl_group& g, std::span<const Shard> shards) {
   for (int r = 0; r < g.size(); ++r)
     jobs.push_back({kind, shards[static_cast<std::size_t>(r)], g.comm(r), r, g.size(), g.workspace(r).get()});
   for (int r = 0; r < g.size(); ++r) check(cudaSetDevice(g.device(r)), "cudaSetDevice"), local(jobs[static_cast<std::size_t>(r)]);
-  check_nccl(nccl().group_start(), "group start");
-  for (const auto& j : jobs) exchange(j);
-  check_nccl(nccl().group_end(), "group end");
+  {
+    nccl_group_call group;
+    for (const auto& j : jobs) exchange(j);
+    group.end();
+  }
   for (int r = 0; r < g.size(); ++r) check(cudaSetDevice(g.device(r)), "cudaSetDevice"), repair(jobs[static_cast<std::size_t>(r)]);
 }
 
@@ -223,6 +245,12 @@ void run_rank(op kind, ncclComm_t comm, const Shard& shard, rank_workspace& ws) 
   int rank = 0, ranks = 0;
   check_nccl(nccl().comm_user_rank(comm, &rank), "rank");
   check_nccl(nccl().comm_count(comm, &ranks), "rank count");
+  int comm_device = 0, device = 0;
+  check_nccl(nccl().comm_cu_device(comm, &comm_device), "communicator's device");
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  if (device != comm_device)
+    throw cuda_error("gpu/multi: the current device is " + std::to_string(device) + ", the communicator's " +
+                     std::to_string(comm_device));
   const job<T, Shard> j{kind, shard, comm, rank, ranks, ws.get()};
   local(j);
   exchange(j);
@@ -245,11 +273,11 @@ void time_exchange_probe(nccl_group& g, std::span<const cudaStream_t> streams, s
   if (static_cast<int>(streams.size()) != g.size() || static_cast<int>(buffers.size()) != g.size())
     throw cuda_error("gpu/multi: one stream and one buffer per rank");
   constexpr std::size_t bytes = sizeof(shard_summary<float>);
-  check_nccl(nccl().group_start(), "group start");
+  nccl_group_call group;
   for (int r = 0; r < g.size(); ++r)
     check_nccl(nccl().all_gather(buffers[r], static_cast<char*>(buffers[r]) + bytes, bytes, ncclUint8, g.comm(r), streams[r]),
                "all-gather");
-  check_nccl(nccl().group_end(), "group end");
+  group.end();
 }
 
 #define MMV_SHARDED(T)                                                                                      \

@@ -47,7 +47,9 @@ struct sum_shard {
 };
 
 // Device memory one rank's calls reuse (kernel temporary storage and the exchanged summaries),
-// grown on demand; one per rank, used by one call at a time.
+// grown on demand, on the device of its first use. Calls return before the GPU has finished, so
+// calls that share a workspace must be on the same stream (then they are ordered) or be
+// synchronised between; concurrent calls need their own workspaces (like api.hpp's temp storage).
 class rank_workspace {
  public:
   rank_workspace();
@@ -91,7 +93,8 @@ void sharded_segmented_sum(nccl_group& g, std::span<const sum_shard<float>> shar
 void sharded_segmented_sum(nccl_group& g, std::span<const sum_shard<std::int32_t>> shards);
 
 // One process per GPU (e.g. under torchrun or MPI): this rank's part of the same calls, on the
-// current device, its rank and the rank count read from `comm`. Every rank makes the same call.
+// current device (which must be the communicator's), its rank and the rank count read from
+// `comm`. Every rank makes the same call.
 void rank_scan(ncclComm_t comm, const scan_shard<float>& shard, rank_workspace& ws);
 void rank_scan(ncclComm_t comm, const scan_shard<std::int32_t>& shard, rank_workspace& ws);
 void rank_segmented_scan(ncclComm_t comm, const scan_shard<float>& shard, rank_workspace& ws);

@@ -47,10 +47,17 @@ MMV_SHARD_HD inline bool opens_array(const shard_summary<T>* s, int r) {
 
 // The carry into shard r: the sum of the items of earlier shards since the array's last start
 // before shard r (0 when shard r opens the array). Shard r adds it to its items [0, first_start).
+// Empty shards are skipped and the first non-empty one's tail is taken as it is, so the carry is
+// the sequential sum's value, sign of zero included.
 template <class T>
 MMV_SHARD_HD inline T carry_into(const shard_summary<T>* s, int r) {
   T c{};
-  for (int q = 0; q < r; ++q) c = s[q].first_start < s[q].n ? s[q].tail : carry_add(c, s[q].tail);
+  bool any = false;
+  for (int q = 0; q < r; ++q) {
+    if (s[q].n == 0) continue;
+    c = !any || s[q].first_start < s[q].n ? s[q].tail : carry_add(c, s[q].tail);
+    any = true;
+  }
   return c;
 }
 
@@ -63,7 +70,7 @@ MMV_SHARD_HD inline bool owed_to(const shard_summary<T>* s, int r, int p, T& owe
   owed = T{};
   bool continues = false;
   for (int q = r + 1; q < p; ++q) {
-    if (s[q].first_start > 0 && s[q].n > 0) continues = true, owed = carry_add(owed, s[q].head);
+    if (s[q].first_start > 0 && s[q].n > 0) owed = continues ? carry_add(owed, s[q].head) : s[q].head, continues = true;
     if (s[q].first_start < s[q].n) break;
   }
   return continues;
