@@ -354,7 +354,7 @@ def t_multi_gpu(arg):
     dirty = " (built from a dirty tree)" if doc.get("commit_dirty") else ""
     return (source(name, doc, f"{doc['gpu']['count']} GPUs, commit {doc['commit'][:7]}{dirty}") + "\n\n" +
             table(["op", "dtype", "starts", "items per GPU", "1 GPU (ms)", "sharded (ms)", "per-GPU throughput",
-                   "exchange (µs)", "exchange share", "check"], body))
+                   "all-gather alone (µs)", "all-gather / sharded", "check"], body))
 
 
 def t_state_passing_distributed(arg):
