@@ -143,3 +143,11 @@ TEST_CASE("verify_state_passing: within the tolerance of its scale, strided, NaN
   CHECK(!v.pass);
   CHECK(v.first_bad == 2);
 }
+
+TEST_CASE("describe_f32_rule: the rule's sentence, numbers from the constants", "[kernel_reference]") {
+  CHECK(mmv::describe_f32_rule(512) ==
+        "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
+        "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
+        "speculation block (V3) first take their derived REVERT bound 0x1.1p-16 * H off each error (H: sum |x| over "
+        "the 512-item block holding the segment's start, before the start; docs/gpu_v3_error.md)");
+}

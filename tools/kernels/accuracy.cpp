@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
@@ -35,8 +36,9 @@ int run_accuracy(const accuracy_options& o, std::ostream& os) {
   const auto kernels = require_kernels(o.kernels);
   os << "mmvram kernels accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
-        "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"
-        "/derived: V3's single-item error over its derived bound 0x1.1p-16 (H + |x|) (above 1: the derivation fails)\n";
+        "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond the single-item bound / count;\n"
+        "/derived: V3's single-item error over its derived REVERT bound, the rule's coefficient times (H + |x|) (above 1: the derivation fails)\n"
+        "rule: " << describe_f32_rule(gpu::ablation::kWarpBlockItems) << "\n";
   char head[320];
   std::snprintf(head, sizeof head, "%-28s %-18s %-15s %8s %5s %8s %5s %19s %8s  %s\n", "kernel", "values", "starts",
                 "scaled", "bits", "1-item", "bits", "1-item bad/all", "/derived", "result");
