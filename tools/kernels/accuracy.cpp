@@ -12,6 +12,7 @@
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "json_file.hpp"
+#include "mmvram/harness/registry.hpp"
 
 namespace mmv::tool::kernels {
 namespace {
@@ -30,6 +31,13 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 }
 
 }  // namespace
+
+std::string default_accuracy_kernels() {
+  std::string list;
+  for (const char* algorithm : {"sscr", "scd"})
+    for (const std::string& k : find_algorithm(algorithm).fused_kernels) list += (list.empty() ? "" : ",") + k;
+  return list;
+}
 
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
