@@ -23,10 +23,10 @@ std::string fmt(double v) {
 
 // Records an f32 error against the result's own scale (max_scaled_error and bits_lost).
 void note_accuracy(verdict& v, double err, double own) {
-  double units = own > 0 ? err / (0x1p-24 * own) : (err == 0 ? 0.0 : INFINITY);
+  double units = own > 0 ? err / (kF32UnitRoundoff * own) : (err == 0 ? 0.0 : INFINITY);
   if (std::isnan(units)) units = INFINITY;
-  v.max_scaled_error = std::max(v.max_scaled_error, units * 0x1p-24);
-  const int bin = units < 1 ? 0 : units >= 0x1p24 ? kBitsLostBins - 1 : std::ilogb(units) + 1;
+  v.max_scaled_error = std::max(v.max_scaled_error, units * kF32UnitRoundoff);
+  const int bin = units < 1 ? 0 : units >= 1 / kF32UnitRoundoff ? kBitsLostBins - 1 : std::ilogb(units) + 1;
   ++v.bits_lost[std::min(bin, kBitsLostBins - 1)];
 }
 

@@ -1,6 +1,8 @@
-// The simulator's sequential references and exact_sum's products (reference.hpp), all through
-// the one segmented accumulation.
+// The simulator's sequential references and exact_sum's products (reference.hpp): the scans
+// through the one segmented accumulation, the applications' as plain loops.
 #include "mmvram/harness/reference.hpp"
+
+#include "mmvram/algorithms/applications.hpp"
 
 #include <cmath>
 #include <iterator>
@@ -72,6 +74,45 @@ std::vector<double> decayed_scan(const std::vector<double>& a, const std::vector
     h[j] = acc.value();
   }
   return h;
+}
+
+std::vector<std::int64_t> spmv(const csr_matrix& a, const std::vector<std::int64_t>& v) {
+  std::vector<std::int64_t> y(static_cast<std::size_t>(a.rows), 0);
+  for (std::int64_t r = 0; r < a.rows; ++r)
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) y[r] += static_cast<std::int64_t>(a.values[k]) * v[a.col_idx[k]];
+  return y;
+}
+
+std::vector<double> spmv(const csr_matrix& a, const std::vector<double>& v) {
+  std::vector<double> y(static_cast<std::size_t>(a.rows), 0.0);
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    exact_sum row;
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) row.add_product(a.values[k], v[a.col_idx[k]]);
+    y[r] = row.value();
+  }
+  return y;
+}
+
+double spmv_magnitude(const csr_matrix& a, const std::vector<double>& v) {
+  double mag = 0;
+  for (std::int64_t r = 0; r < a.rows; ++r)
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) mag += std::fabs(a.values[k] * v[a.col_idx[k]]);
+  return mag;
+}
+
+std::vector<std::int64_t> elementwise_product(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& y) {
+  std::vector<std::int64_t> out(x.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = x[i] * y[i];
+  return out;
+}
+
+std::vector<std::int64_t> matrix_product(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& y,
+                                         std::int64_t n) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(n * n), 0);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t k = 0; k < n; ++k)
+      for (std::int64_t j = 0; j < n; ++j) out[i * n + j] += x[i * n + k] * y[k * n + j];
+  return out;
 }
 
 template std::vector<std::int64_t> inclusive_scan(const std::vector<std::int64_t>&);

@@ -45,19 +45,15 @@ algorithm_outcome run_state_passing(machine& m, const algorithm_input& in) {
   return checked(got, want, tolerance(f, in.n, m.config().s, mag), seconds, f);
 }
 
-// SpMV: y = A v. The reference sums each row's exact products without rounding error (integers:
-// exactly; reals: reference::exact_sum); the
-// float tolerance scales with the sum of |a_rk v_k| over all entries, which SCD's speculative
-// scan runs through.
+// SpMV: y = A v. The reference (reference::spmv) sums each row's exact products without rounding
+// error; the float tolerance scales with reference::spmv_magnitude, the sum of |a_rk v_k| over
+// all entries, which SCD's speculative scan runs through.
 algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
   const csr_matrix& a = in.matrix;
   double seconds = 0;
   if (is_integer(m)) {  // the reference after the run: a width_error would have stopped it
     const auto got = timed(seconds, [&] { return m.read(spmv_csr(m, a, m.load<word>(in.words, "v"))); });
-    std::vector<word> want(static_cast<std::size_t>(a.rows), 0);
-    for (std::int64_t r = 0; r < a.rows; ++r)
-      for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) want[r] += static_cast<word>(a.values[k]) * in.words[a.col_idx[k]];
-    return checked(got, want, 0, seconds, m.config().format);
+    return checked(got, reference::spmv(a, in.words), 0, seconds, m.config().format);
   }
   csr_matrix rounded = a;
   std::vector<real> v = in.reals;
@@ -65,19 +61,10 @@ algorithm_outcome run_spmv(machine& m, const algorithm_input& in) {
     for (auto& x : rounded.values) x = static_cast<float>(x);
     for (auto& x : v) x = static_cast<float>(x);
   }
-  std::vector<real> want(static_cast<std::size_t>(a.rows), 0.0);
-  double mag = 0;
-  for (std::int64_t r = 0; r < a.rows; ++r) {
-    reference::exact_sum row;
-    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      row.add_product(rounded.values[k], v[a.col_idx[k]]);
-      mag += std::fabs(rounded.values[k] * v[a.col_idx[k]]);
-    }
-    want[r] = row.value();
-  }
   const auto got = timed(seconds, [&] { return m.read(spmv_csr(m, rounded, m.load<real>(v, "v"))); });
   const auto& f = m.config().format;
-  return checked(got, want, tolerance(f, in.n, m.config().s, mag), seconds, f);
+  return checked(got, reference::spmv(rounded, v), tolerance(f, in.n, m.config().s, reference::spmv_magnitude(rounded, v)),
+                 seconds, f);
 }
 
 std::optional<cost_prediction> predict_spmv(const algorithm_input& in, const machine_config& c) {
@@ -88,16 +75,14 @@ std::optional<cost_prediction> predict_spmv(const algorithm_input& in, const mac
                                  c.format == number_format::integer ? c.word_bits : 0);
 }
 
-// The products' references are computed after the run: it raises width_error on any product
-// or sum that does not fit B <= 64 bits, so the host arithmetic below cannot overflow.
+// The products' references (reference.hpp) are computed after the run: it raises width_error on
+// any product or sum that does not fit B <= 64 bits, so their int64 arithmetic cannot overflow.
 algorithm_outcome run_elementwise_product(machine& m, const algorithm_input& in) {
   double seconds = 0;
   const auto got = timed(seconds, [&] {
     return m.read(elementwise_product(m, m.load<word>(in.words, "x"), m.load<word>(in.words2, "y")));
   });
-  std::vector<word> want(in.words.size());
-  for (std::size_t i = 0; i < want.size(); ++i) want[i] = in.words[i] * in.words2[i];
-  return checked(got, want, 0, seconds, number_format::integer);
+  return checked(got, reference::elementwise_product(in.words, in.words2), 0, seconds, number_format::integer);
 }
 
 algorithm_outcome run_matrix_product(machine& m, const algorithm_input& in) {
@@ -106,11 +91,7 @@ algorithm_outcome run_matrix_product(machine& m, const algorithm_input& in) {
   const auto got = timed(seconds, [&] {
     return matrix_product(m, m.load<word>(in.words, "X"), m.load<word>(in.words2, "Y"), n);
   });
-  std::vector<word> want(static_cast<std::size_t>(n * n), 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t k = 0; k < n; ++k)
-      for (std::int64_t j = 0; j < n; ++j) want[i * n + j] += in.words[i * n + k] * in.words2[k * n + j];
-  return checked(got, want, 0, seconds, number_format::integer);
+  return checked(got, reference::matrix_product(in.words, in.words2, n), 0, seconds, number_format::integer);
 }
 
 algorithm_entry::predictor by_size(cost_prediction (*f)(std::int64_t, int)) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace mmv {
 
@@ -23,7 +24,28 @@ double tolerance(number_format f, std::int64_t n, int s, double magnitude) {
 }
 
 double f32_bound(std::int64_t len) {
-  return 1e-6 * std::max(1.0, std::sqrt(static_cast<double>(len) / 4096.0));
+  return kF32BoundBase * std::max(1.0, std::sqrt(static_cast<double>(len) / static_cast<double>(kF32BoundTileItems)));
+}
+
+namespace {
+// printf's text of v under fmt ("%g": 1e-06 written 1e-6; "%a": hex), for describe_f32_rule.
+std::string number_text(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  std::string s = buf;
+  for (std::size_t e = s.find("e-0"); e != std::string::npos; e = s.find("e-0")) s.erase(e + 2, 1);
+  return s;
+}
+}  // namespace
+
+std::string describe_f32_rule(std::int64_t speculation_block) {
+  const std::string base = number_text("%g", kF32BoundBase);
+  return "a single-item result (segment start, one-item segment) within " + base + "*|x| of x; else per segment "
+         "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= " + base + "*max(1,sqrt(len/" +
+         std::to_string(kF32BoundTileItems) + ")), where kernels with a speculation block (V3) first take their "
+         "derived REVERT bound " + number_text("%a", kRevertCoefficient) + " * H off each error (H: sum |x| over the " +
+         std::to_string(speculation_block) + "-item block holding the segment's start, before the start; "
+         "docs/gpu_v3_error.md)";
 }
 
 double bits_lost(double relative_error) {

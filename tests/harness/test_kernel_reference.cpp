@@ -6,10 +6,12 @@
 #include "test_seed.hpp"
 
 #include "mmvram/harness/kernel_reference.hpp"
+#include "mmvram/harness/registry.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 using mmv::inputs::dtype;
@@ -142,4 +144,21 @@ TEST_CASE("verify_state_passing: within the tolerance of its scale, strided, NaN
   v = kr::verify_state_passing(got.data(), 2, want.data(), scale.data(), 3);
   CHECK(!v.pass);
   CHECK(v.first_bad == 2);
+}
+
+TEST_CASE("describe_f32_rule: the rule's sentence, numbers from the constants", "[kernel_reference]") {
+  CHECK(mmv::describe_f32_rule(512) ==
+        "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
+        "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
+        "speculation block (V3) first take their derived REVERT bound 0x1.1p-16 * H off each error (H: sum |x| over "
+        "the 512-item block holding the segment's start, before the start; docs/gpu_v3_error.md)");
+}
+
+TEST_CASE("the registry's sscr and scd fused kernels: kernels accuracy's default selection", "[kernel_reference]") {
+  // tools/kernels/accuracy.hpp's default_accuracy_kernels joins these, sscr first; the list it had spelled out.
+  std::vector<std::string> names = mmv::find_algorithm("sscr").fused_kernels;
+  for (const auto& k : mmv::find_algorithm("scd").fused_kernels) names.push_back(k);
+  CHECK(names == std::vector<std::string>{"sscr_segmented_scan", "sscr_segmented_scan_tc", "sscr_segmented_scan_tc_rows",
+                                          "sscr_segmented_scan_tc_warp", "scd_segmented_sum", "scd_segmented_sum_tc",
+                                          "scd_segmented_sum_tc_rows", "scd_segmented_sum_tc_warp"});
 }

@@ -3,11 +3,13 @@
 // in one piece and in random chunks joined as the kernels' checks join them, int32 wrapping,
 // int64 exact up to the word's limits, reals exact where a plain double loop is (dyadic values)
 // and within u |S| + n^2 u^2 M of a float128 loop elsewhere; edge cases; the simulator's
-// references built on it.
+// references built on it; the applications' references (SpMV, the two products) against naive loops.
 #include "catch.hpp"
 #include "test_seed.hpp"
 
 #include "mmvram/harness/reference.hpp"
+
+#include "mmvram/algorithms/applications.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -222,4 +224,81 @@ TEST_CASE("the simulator's references are the walk: naive loops on random words 
       if (i + 1 == n || flags[i + 1] != 0) sums.push_back(scan[i]);
     CHECK(ref::segmented_sum(w, flags) == sums);
   }
+}
+
+namespace {
+
+// A random CSR matrix: up to 30 rows of 0..5 entries each (empty rows included), small integer
+// values, so every product and row sum is exact in double and int64.
+mmv::csr_matrix random_csr(std::mt19937_64& g) {
+  mmv::csr_matrix a;
+  a.rows = std::uniform_int_distribution<std::int64_t>(0, 30)(g);
+  a.cols = std::uniform_int_distribution<std::int64_t>(1, 20)(g);
+  a.row_ptr = {0};
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    const int len = std::uniform_int_distribution<int>(0, 5)(g);
+    for (int k = 0; k < len; ++k) {
+      a.col_idx.push_back(std::uniform_int_distribution<std::int64_t>(0, a.cols - 1)(g));
+      a.values.push_back(static_cast<double>(std::uniform_int_distribution<int>(-100, 100)(g)));
+    }
+    a.row_ptr.push_back(static_cast<std::int64_t>(a.col_idx.size()));
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("the applications' references: naive loops on random inputs", "[reference]") {
+  const auto seed = mmv::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 g(seed);
+  for (int trial = 0; trial < 20; ++trial) {
+    const auto a = random_csr(g);
+    std::vector<std::int64_t> w(static_cast<std::size_t>(a.cols));
+    std::vector<double> v(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<std::int64_t>(g() % 2001) - 1000, v[i] = static_cast<double>(w[i]) / 8;
+    std::vector<std::int64_t> yw(static_cast<std::size_t>(a.rows), 0);
+    std::vector<double> yr(yw.size(), 0.0);
+    double mag = 0;
+    for (std::int64_t r = 0; r < a.rows; ++r)
+      for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+        yw[r] += static_cast<std::int64_t>(a.values[k]) * w[a.col_idx[k]];
+        yr[r] += a.values[k] * v[a.col_idx[k]];
+        mag += std::fabs(a.values[k] * v[a.col_idx[k]]);
+      }
+    CHECK(ref::spmv(a, w) == yw);
+    CHECK(ref::spmv(a, v) == yr);
+    CHECK(ref::spmv_magnitude(a, v) == mag);
+
+    const auto n = std::uniform_int_distribution<std::int64_t>(0, 12)(g);
+    std::vector<std::int64_t> x(static_cast<std::size_t>(n * n)), y(x.size());
+    for (auto& e : x) e = static_cast<std::int64_t>(g() % 2001) - 1000;
+    for (auto& e : y) e = static_cast<std::int64_t>(g() % 2001) - 1000;
+    std::vector<std::int64_t> prod(x.size()), mat(x.size(), 0);
+    for (std::size_t i = 0; i < x.size(); ++i) prod[i] = x[i] * y[i];
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t k = 0; k < n; ++k) mat[i * n + j] += x[i * n + k] * y[k * n + j];
+    CHECK(ref::elementwise_product(x, y) == prod);
+    CHECK(ref::matrix_product(x, y, n) == mat);
+  }
+}
+
+TEST_CASE("the applications' references: empty rows, one element, exact row sums", "[reference]") {
+  mmv::csr_matrix a;  // rows 0 and 2 empty, row 1 one entry, row 3 cancelling to 1
+  a.rows = 4, a.cols = 2;
+  a.row_ptr = {0, 0, 1, 1, 4};
+  a.col_idx = {1, 0, 1, 0};
+  a.values = {3, 1e16, 1, -1e16};
+  CHECK(ref::spmv(a, std::vector<std::int64_t>{1, -2}) == std::vector<std::int64_t>{0, -6, 0, -2});
+  // Row 3: 1e16 + 1 - 1e16, which a plain double loop rounds to 0; the exact sum is 1.
+  CHECK(ref::spmv(a, std::vector<double>{1, 1}) == std::vector<double>{0, 3, 0, 1});
+  CHECK(ref::spmv_magnitude(a, std::vector<double>{1, -2}) == 6 + 1e16 + 2 + 1e16);
+  const mmv::csr_matrix empty;
+  CHECK(ref::spmv(empty, std::vector<double>{}).empty());
+  CHECK(ref::spmv_magnitude(empty, std::vector<double>{}) == 0);
+  CHECK(ref::elementwise_product({}, {}).empty());
+  CHECK(ref::elementwise_product({-7}, {6}) == std::vector<std::int64_t>{-42});
+  CHECK(ref::matrix_product({}, {}, 0).empty());
+  CHECK(ref::matrix_product({5}, {-4}, 1) == std::vector<std::int64_t>{-20});
 }

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "check.hpp"
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/stream.hpp"
 #include "json_file.hpp"
+#include "mmvram/harness/registry.hpp"
 
 namespace mmv::tool::kernels {
 namespace {
@@ -30,13 +32,21 @@ void print_row(std::ostream& os, const value_family& f, const check_result& r) {
 
 }  // namespace
 
+std::string default_accuracy_kernels() {
+  std::string list;
+  for (const char* algorithm : {"sscr", "scd"})
+    for (const std::string& k : find_algorithm(algorithm).fused_kernels) list += (list.empty() ? "" : ",") + k;
+  return list;
+}
+
 int run_accuracy(const accuracy_options& o, std::ostream& os) {
   const runtime::device_info dev = runtime::require_device();
   const auto kernels = require_kernels(o.kernels);
   os << "mmvram kernels accuracy on " << dev.name << ", n = " << format_count(o.n) << ", seed " << o.seed << "\n";
   os << "scaled: max |out - ref| / (sum |x| of the result's segment up to it); bits: of fp32's 24 lost at that error;\n"
-        "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond 1e-6 / count;\n"
-        "/derived: V3's single-item error over its derived bound 0x1.1p-16 (H + |x|) (above 1: the derivation fails)\n";
+        "1-item: max |out - x| / |x| at single-item results, their bits lost, count beyond the single-item bound / count;\n"
+        "/derived: V3's single-item error over its derived REVERT bound, the rule's coefficient times (H + |x|) (above 1: the derivation fails)\n"
+        "rule: " << describe_f32_rule(gpu::ablation::kWarpBlockItems) << "\n";
   char head[320];
   std::snprintf(head, sizeof head, "%-28s %-18s %-15s %8s %5s %8s %5s %19s %8s  %s\n", "kernel", "values", "starts",
                 "scaled", "bits", "1-item", "bits", "1-item bad/all", "/derived", "result");

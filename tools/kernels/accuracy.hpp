@@ -7,12 +7,14 @@
 
 namespace mmv::tool::kernels {
 
+// The default --kernels: the fused kernels of the registry's sscr entry, then its scd entry
+// (harness/registry.hpp: V0-V3 each, in the entries' order), comma-separated.
+std::string default_accuracy_kernels();
+
 struct accuracy_options {
   std::int64_t n = std::int64_t{1} << 22;
   std::uint64_t seed = 0;
-  std::string kernels = "sscr_segmented_scan,sscr_segmented_scan_tc,sscr_segmented_scan_tc_rows,"
-                        "sscr_segmented_scan_tc_warp,scd_segmented_sum,scd_segmented_sum_tc,"
-                        "scd_segmented_sum_tc_rows,scd_segmented_sum_tc_warp";
+  std::string kernels = default_accuracy_kernels();
   std::string out_path;  // JSON (experiments/results/gpu_v3_accuracy_<GPU>.json); empty: table only
 };
 

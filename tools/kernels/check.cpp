@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 
+#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 
@@ -87,10 +88,7 @@ void write_json(const std::string& path, const check_options& o, const runtime::
   j["cuda_runtime_version"] = runtime::cuda_version_string(dev.runtime_version);
   j["cuda_driver_version"] = runtime::cuda_version_string(dev.driver_version);
   j["seed"] = o.seed, j["quick"] = o.quick, j["wall_time_s"] = seconds;
-  j["f32_bound"] = "a single-item result (segment start, one-item segment) within 1e-6*|x| of x; else per segment "
-                   "||out-ref||/||ref|| (scan) or |out-ref|/sum|x| (sum) <= 1e-6*max(1,sqrt(len/4096)), where kernels with a "
-                   "speculation block (V3) first take their derived REVERT bound 0x1.1p-16 * H off each error (H: sum |x| over "
-                   "the 512-item block holding the segment's start, before the start; docs/gpu_v3_error.md)";
+  j["f32_bound"] = describe_f32_rule(gpu::ablation::kWarpBlockItems);
   std::map<std::string, int> counts;
   int counted = 0, documented = 0, beyond = 0;
   for (const auto& r : all) {

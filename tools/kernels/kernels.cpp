@@ -77,7 +77,7 @@ kernel_info fused(std::string name, op kind, ablation::variant v) {
   kernel_info k = make(std::move(name), kind, ours ? "ours" : "ablation", item_bytes, segment_bytes, need, nullptr);
   k.variant = ablation::variant_name(v);
   if (v == ablation::variant::tensor_core_warp && kind != op::scan) {
-    k.speculation_block = 512;
+    k.speculation_block = ablation::kWarpBlockItems;
     k.claims_fp32_accuracy = false;
   }
   k.run_timed = [kind, v](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s, long long* cycles) {

@@ -9,6 +9,10 @@
 #include <type_traits>
 #include <vector>
 
+namespace mmv {
+struct csr_matrix;  // mmvram/algorithms/applications.hpp
+}  // namespace mmv
+
 namespace mmv::reference {
 
 // A double-double accumulator: the sum is hi + lo, kept by error-free transformations (TwoSum,
@@ -104,5 +108,24 @@ template <class T> std::vector<T> segmented_sum(const std::vector<T>& x, const s
 // recurrence on |a|, |b|).
 std::vector<double> decayed_scan(const std::vector<double>& a, const std::vector<double>& b,
                                  const std::vector<std::int64_t>& flags);
+
+// ---- The applications' references (spmv, elementwise_product, matrix_product), plain loops ----
+
+// y = A v on words: y[r] = the sum over row r's entries k of int64(values[k]) * v[col_idx[k]],
+// in entry order (0 for an empty row). The caller ensures no product or sum overflows int64
+// (the runners check after the run, whose width_error would have stopped it). v.size() >= A.cols.
+std::vector<std::int64_t> spmv(const csr_matrix& a, const std::vector<std::int64_t>& v);
+// y = A v on reals: each row's exact products (exact_sum::add_product) rounded once to double
+// (0 for an empty row). v.size() >= A.cols.
+std::vector<double> spmv(const csr_matrix& a, const std::vector<double>& v);
+// The sum over all of A's entries, row by row in entry order, of |values[k] * v[col_idx[k]]|
+// (each product rounded to double): the magnitude SpMV's float tolerance scales with.
+double spmv_magnitude(const csr_matrix& a, const std::vector<double>& v);
+// out[i] = x[i] * y[i] (y.size() >= x.size(); no product may overflow int64).
+std::vector<std::int64_t> elementwise_product(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& y);
+// The n x n product X Y of row-major x and y (n^2 entries each): out[i n + j] = the sum over k
+// in order of x[i n + k] * y[k n + j] (no product or partial sum may overflow int64).
+std::vector<std::int64_t> matrix_product(const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& y,
+                                         std::int64_t n);
 
 }  // namespace mmv::reference

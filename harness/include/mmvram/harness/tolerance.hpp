@@ -7,6 +7,7 @@
 #include "mmvram/model/types.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace mmv {
 
@@ -19,8 +20,15 @@ double tolerance(number_format f, std::int64_t n, int s, double magnitude);
 
 // ---- The kernels' fp32 rule ----
 
-// Bound on the f32 relative error of a segment of length len: 1e-6 up to 4096 items, growing as
-// sqrt(len / 4096) beyond (fp32 rounding of a carry accumulated over len / 4096 tiles).
+// fp32's unit roundoff: the scale of bits_lost and of the checks' scaled errors.
+inline constexpr double kF32UnitRoundoff = 0x1p-24;
+// f32_bound's constants: kF32BoundBase up to kF32BoundTileItems items.
+inline constexpr double kF32BoundBase = 1e-6;
+inline constexpr std::int64_t kF32BoundTileItems = 4096;
+
+// Bound on the f32 relative error of a segment of length len: kF32BoundBase up to
+// kF32BoundTileItems items, growing as sqrt(len / kF32BoundTileItems) beyond (fp32 rounding of a
+// carry accumulated over len / kF32BoundTileItems tiles).
 double f32_bound(std::int64_t len);
 
 // V3's REVERT (kernels with speculation_block = B > 0, aligned B-item blocks): the error of
@@ -29,6 +37,11 @@ double f32_bound(std::int64_t len);
 // Derived, not measured (docs/gpu_v3_error.md): two MMA levels each within 2^-18 (1 + 2^-5) of
 // the sum of |x| they add, an fp32 add at each level, both speculative prefixes (2^-16 (1 + 2^-4)).
 inline constexpr double kRevertCoefficient = 0x1.1p-16;
+
+// The kernels' fp32 rule as one sentence (the `f32_bound` field of check's JSON), its numbers
+// written from the constants above; speculation_block: V3's block size B, named in the REVERT
+// clause.
+std::string describe_f32_rule(std::int64_t speculation_block);
 
 // The state-passing kernels' fp32 methods (`mmvram kernels stress`, the GPU tests): at most this
 // relative error against the float64 recurrence on |u| (the speculative method: on |u| without

@@ -29,6 +29,9 @@ enum class variant {
 // "v0_cuda_cores", "v1_tensor_cores", "v2_tensor_core_rows", "v3_tensor_core_warp"
 const char* variant_name(variant v);
 
+// Items of V3's warp block: the speculation block whose scan REVERT subtracts (see the top).
+inline constexpr std::int64_t kWarpBlockItems = 512;
+
 // Items per tile of the fused kernels; tile_cycles below needs tiles(n) entries.
 inline constexpr std::int64_t kTileItems = 16384;
 inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) / kTileItems : 0; }
