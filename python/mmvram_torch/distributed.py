@@ -39,6 +39,18 @@ def _lanes(t, per_row):
     return t[..., None] if per_row else t[..., None, None]
 
 
+def _decay_products(log_decay, dtype):
+    """exp(l[0] + ... + l[j]) for every chunk j, summed in float64 so that long runs of small
+    decays keep the product's bits. The sum runs along the last dimension of the transposed
+    decays: a cumsum along dim 0 of [G, lanes] is one dependent add per chunk in each lane, while
+    along the innermost dimension it is a parallel scan."""
+    chunks = log_decay.shape[0]
+    if chunks == 0:
+        return log_decay.to(dtype)
+    per_lane = log_decay.to(torch.float64).reshape(chunks, -1).t().contiguous()
+    return torch.exp(torch.cumsum(per_lane, 1)).t().reshape(log_decay.shape).to(dtype)
+
+
 def state_passing(local, log_decay, starts=None, method="cuda_core", group=None):
     """This rank's chunks of h for a batch split over the ranks of `group` in rank order (see the
     module's text). local [G_r, H, N, V] on this rank's GPU (G_r may be 0), log_decay [G_r, H, N]
@@ -56,9 +68,7 @@ def state_passing(local, log_decay, starts=None, method="cuda_core", group=None)
         before = torch.ones(chunks, dtype=h_local.dtype, device=local.device)
     else:
         before = (torch.cumsum(starts.to(torch.int32), 0) == 0).to(h_local.dtype)
-    # The decay products exp(l[0] + ... + l[j]), summed in float64 so that long runs of small
-    # decays do not lose the product's bits.
-    decay = torch.exp(torch.cumsum(log_decay.to(torch.float64), 0)).to(h_local.dtype)
+    decay = _decay_products(log_decay, h_local.dtype)
     lane_shape = h_local.shape[1:]
     decay_shape = log_decay.shape[1:]
     if chunks > 0:
