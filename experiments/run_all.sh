@@ -137,6 +137,8 @@ python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/exp
 python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
 # Past one GPU: weak scaling of the sharded kernels and the split state passing, from the stored results.
 python3 "$root/experiments/plot_multi_gpu.py" --out "$out" --results "$root/experiments/results"
+# The fused kernels' model (bytes from the ledger's DAG, time from the stored bench runs) against every bench point.
+python3 "$root/experiments/fused_model.py" --mmvram "$tool" --out "$out" --results "$root/experiments/results"
 echo "run_all.sh: figures and summary in $out" >&2
 if ((unexpected_failures)); then
   echo "run_all.sh: some sweep points failed unexpectedly (listed in $out/summary.md)" >&2

@@ -381,6 +381,52 @@ TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_abla
           "state_passing_distributed": t_state_passing_distributed}
 
 
+# The fused-kernel model's columns (experiments/fused_model.py): segment lengths by mean, then family.
+FUSED_DISTS = [("one_segment", "one segment")] + [
+    (f"{fam}:{mean}", f"{label} {short}") for mean, short in (("1048576", "1M"), ("32768", "32K"), ("1024", "1K"), ("32", "32"))
+    for fam, label in (("fixed", "fixed"), ("geometric", "geo"), ("pareto", "pareto"))] + [("all_length_1", "length 1")]
+
+
+def t_fused_prediction(gpu):
+    """Fused kernels: the model's time beside every measured point (fused_prediction_<GPU>.json)."""
+    name = f"fused_prediction_{gpu}.json"
+    doc = load(name)
+    m, s = doc["model"], doc["summary"]
+    col = lambda d: "one_segment" if d == "none" else d
+    ms = lambda v: f"{v:.3f}"
+    body, seen = [], set()
+    for p in doc["points"]:
+        key = (p["operation"], p["dtype"])
+        if key not in seen:  # the model's row: one time per operation, dtype and distribution
+            seen.add(key)
+            cells = {col(q["distribution"]): ms(q["predicted_ms"]) for q in doc["points"]
+                     if (q["operation"], q["dtype"]) == key}
+            body.append((key, "", [f"**{p['operation']}**", "model", p["dtype"]] +
+                         [cells.get(d, "") for d, _ in FUSED_DISTS]))
+        row = next((b for b in body if b[1] == (p["file"], p["kernel"], p["dtype"])), None)
+        if row is None:
+            run = "ablation" if "ablation" in p["file"] else "bench"
+            row = (key, (p["file"], p["kernel"], p["dtype"]), [f"`{p['kernel']}` ({run})", p["variant"], p["dtype"]] +
+                   [""] * len(FUSED_DISTS))
+            body.append(row)
+        row[2][3 + [d for d, _ in FUSED_DISTS].index(col(p["distribution"]))] = \
+            f"{ms(p['measured_ms'])} ({100 * p['error']:+.0f}%)"
+    order = {k: i for i, k in enumerate(dict.fromkeys(b[0] for b in body))}
+    body.sort(key=lambda b: (order[b[0]], b[1] != "", b[1]))
+    bw = m["bandwidth_gb_per_s"]["f32"]
+    hop = ", ".join(f"{op} {v:.2f}" for op, v in m["hop_us"].items())
+    return (f"From `experiments/results/{name}` ({doc['gpu']}; runs {', '.join(r['file'] for r in doc['runs'])}). "
+            f"Model rows: predicted ms; the others: measured ms (error of the prediction). Read {bw['read_gb_per_s']:.0f} "
+            f"and write {bw['write_gb_per_s']:.0f} GB/s (fp32, from `{m['bandwidth_from']}`), launch "
+            f"{m['launch_us']:.2f} µs and hop {hop} µs (from `{m['latency_from'][0]}` and `{m['latency_from'][1]}`), "
+            f"{m['lookback_window_tiles']} tiles per look-back step. {s['within_band']} of {s['points']} points within "
+            f"±{100 * doc['band']:.0f}%, median |error| {100 * s['median_abs_error']:.1f}%.\n\n" +
+            table(["kernel", "variant", "dtype"] + [h for _, h in FUSED_DISTS], [b[2] for b in body]))
+
+
+TABLES["fused_prediction"] = t_fused_prediction  # its argument names the GPU: fused_prediction:H100
+
+
 def generate(spec):
     name, _, arg = spec.partition(":")
     if name not in TABLES:
