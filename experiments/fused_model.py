@@ -132,7 +132,8 @@ def fused_rows(doc):
 def latency_terms(results, gpu):
     """Launch (µs) and look-back hop (µs per operation) from the single-tile (n = 2^14) and
     four-tile (2^16) runs: launch = call time - one tile's cycles; hop = the extra cycles per tile
-    when tiles look back. Medians over kernels, variants, distributions and dtypes."""
+    when tiles look back. Medians over kernels, variants, distributions and dtypes; None when the
+    runs are missing or lack one of the operations."""
     for prefix in ("gpu_latency_v3", "gpu_latency"):
         p14, p16 = results / f"{prefix}_n14_{gpu}.json", results / f"{prefix}_n16_{gpu}.json"
         if p14.exists() and p16.exists():
@@ -148,6 +149,8 @@ def latency_terms(results, gpu):
         o = by16.get((r["kernel"], r["dtype"], r["distribution"]))
         if o:
             hops.setdefault(r["operation"], []).append((o["tile_cycles_median"] - r["tile_cycles_median"]) / mhz)
+    if set(hops) != set(ALGORITHMS):
+        return None
     return {"from": [p14.name, p16.name], "sm_clock_mhz": mhz, "launch_us": statistics.median(launch),
             "hop_us": {op: statistics.median(v) for op, v in hops.items()}}
 
@@ -185,7 +188,7 @@ def predict(row, derived, bw, lat, tiles, window):
             "dtype": row["dtype"], "distribution": row["distribution"], "n": n, "num_segments": segs,
             "bytes_read": read_b, "bytes_written": write_b, "tiles": n_tiles, "bytes_ms": bytes_ms,
             "chain_ms": chain_ms, "chain_serial_ms": serial_ms, "launch_ms": lat["launch_us"] * 1e-3,
-            "predicted_ms": pred, "measured_ms": row["time_ms"], "error": pred / row["time_ms"] - 1}
+            "predicted_ms": pred, "measured_ms": row["time_ms"], "relative_error": pred / row["time_ms"] - 1}
 
 
 def model_gpu(results, gpu, derived, tiles, window):
@@ -208,20 +211,21 @@ def model_gpu(results, gpu, derived, tiles, window):
         runs.append({"file": path.name, "date_utc": doc["date_utc"], "n": doc["n"]})
         for r in fused_rows(doc):
             points.append({"file": path.name, **predict(r, derived, bw, lat, tiles, window)})
-    inside = sum(abs(p["error"]) <= BAND for p in points)
+    inside = sum(abs(p["relative_error"]) <= BAND for p in points)
     return {"schema": "mmvram-fused-prediction/1", "gpu": bench["gpu"]["name"], "gpu_key": gpu,
             "from": "experiments/fused_model.py", "runs": runs,
             "model": {"predicted_ms": "launch_ms + max(bytes_ms, chain_ms)",
                       "bytes_ms": "bytes_read / read_gb_per_s + bytes_written / write_gb_per_s",
                       "chain_ms": "ceil(tiles / lookback_window_tiles) * hop_us",
                       "chain_serial_ms": "tiles * hop_us (one hop per tile; not in the prediction)",
+                      "relative_error": "predicted_ms / measured_ms - 1",
                       "bandwidth_from": f"gpu_bench_{gpu}.json", "bandwidth_gb_per_s": bw,
                       "latency_from": lat["from"], "latency_gpu": lat_gpu, "sm_clock_mhz": lat["sm_clock_mhz"],
                       "launch_us": lat["launch_us"], "hop_us": lat["hop_us"], "tile_items": tiles,
                       "lookback_window_tiles": window},
-            "derivation": derived, "band": BAND,
+            "derivation": derived, "band_relative": BAND,
             "summary": {"points": len(points), "within_band": inside,
-                        "median_abs_error": statistics.median(abs(p["error"]) for p in points) if points else None},
+                        "median_abs_relative_error": statistics.median(abs(p["relative_error"]) for p in points) if points else None},
             "points": points}
 
 
@@ -237,7 +241,7 @@ def plot(doc, out):
     for p in doc["points"]:
         style = dict(s=16, c=colours[p["variant"]], marker=markers[p["operation"]], alpha=0.7, linewidths=0)
         ax.scatter(p["measured_ms"], p["predicted_ms"], **style)
-        ex.scatter(max(p["num_segments"], 1) / p["n"], 100 * p["error"], **style)
+        ex.scatter(max(p["num_segments"], 1) / p["n"], 100 * p["relative_error"], **style)
     lo = min(min(p["measured_ms"], p["predicted_ms"]) for p in doc["points"]) * 0.8
     hi = max(max(p["measured_ms"], p["predicted_ms"]) for p in doc["points"]) * 1.2
     ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
@@ -285,7 +289,7 @@ def main():
         plot(doc, a.out)
         s = doc["summary"]
         print(f"fused_model.py: {gpu}: {s['within_band']} of {s['points']} points within ±15% "
-              f"(median |error| {s['median_abs_error']:.1%})")
+              f"(median |error| {s['median_abs_relative_error']:.1%})")
     return 0
 
 

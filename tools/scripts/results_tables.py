@@ -410,7 +410,7 @@ def t_fused_prediction(gpu):
                    [""] * len(FUSED_DISTS))
             body.append(row)
         row[2][3 + [d for d, _ in FUSED_DISTS].index(col(p["distribution"]))] = \
-            f"{ms(p['measured_ms'])} ({100 * p['error']:+.0f}%)"
+            f"{ms(p['measured_ms'])} ({100 * p['relative_error']:+.0f}%)"
     order = {k: i for i, k in enumerate(dict.fromkeys(b[0] for b in body))}
     body.sort(key=lambda b: (order[b[0]], b[1] != "", b[1]))
     bw = m["bandwidth_gb_per_s"]["f32"]
@@ -420,7 +420,7 @@ def t_fused_prediction(gpu):
             f"and write {bw['write_gb_per_s']:.0f} GB/s (fp32, from `{m['bandwidth_from']}`), launch "
             f"{m['launch_us']:.2f} µs and hop {hop} µs (from `{m['latency_from'][0]}` and `{m['latency_from'][1]}`), "
             f"{m['lookback_window_tiles']} tiles per look-back step. {s['within_band']} of {s['points']} points within "
-            f"±{100 * doc['band']:.0f}%, median |error| {100 * s['median_abs_error']:.1f}%.\n\n" +
+            f"±{100 * doc['band_relative']:.0f}%, median |error| {100 * s['median_abs_relative_error']:.1f}%.\n\n" +
             table(["kernel", "variant", "dtype"] + [h for _, h in FUSED_DISTS], [b[2] for b in body]))
 
 
