@@ -424,7 +424,23 @@ def t_fused_prediction(gpu):
             table(["kernel", "variant", "dtype"] + [h for _, h in FUSED_DISTS], [b[2] for b in body]))
 
 
+def t_fused_prediction_summary(_):
+    """Fused kernels: the model's points within ±15% per GPU, kernel and variant (every fused_prediction_<GPU>.json)."""
+    body = []
+    for path in sorted(RESULTS.glob("fused_prediction_*.json")):
+        doc = json.loads(path.read_text())
+        groups = {}
+        for p in doc["points"]:
+            groups.setdefault((p["operation"], p["variant"]), []).append(p["relative_error"])
+        for (op, v), errs in sorted(groups.items()):
+            inside = sum(abs(e) <= doc["band_relative"] for e in errs)
+            body.append([doc["gpu"], op, v, str(len(errs)), str(inside), f"{100 * min(errs):+.1f}% to {100 * max(errs):+.1f}%"])
+    return ("From `experiments/results/fused_prediction_<GPU>.json` (`experiments/fused_model.py`).\n\n" +
+            table(["GPU", "operation", "variant", "points", "within ±15%", "error range"], body))
+
+
 TABLES["fused_prediction"] = t_fused_prediction  # its argument names the GPU: fused_prediction:H100
+TABLES["fused_prediction_summary"] = t_fused_prediction_summary
 
 
 def generate(spec):
