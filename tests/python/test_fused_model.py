@@ -1,11 +1,16 @@
 """experiments/fused_model.py: the byte derivation from a ledger DAG (a hand-written DAG, then the
 real DAGs of MatMulScan, SSCR and SCD from `mmvram run --dag` at random sizes and densities)
 against the bytes a fused kernel's arrays hold, counted independently from its arguments; the
-bandwidth split and the time model on synthetic bench rows; and bad DAGs rejected.
+bandwidth split and the time model on synthetic bench rows; bad DAGs rejected; and the script end
+to end on copies of the stored results (the committed JSON regenerated, missing files skipped).
 usage: python3 tests/python/test_fused_model.py MMVRAM_BINARY"""
+import json
 import pathlib
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "experiments"))
 import fused_model as fm  # noqa: E402
@@ -103,6 +108,49 @@ for hop_us in (2.0, 0.01):
           f"time, hop {hop_us} us: {p['predicted_ms']:.6f} ms = launch + max({bytes_ms:.6f}, {chain_ms:.6f})")
 expect_exit(lambda: fm.predict({**row, "kernel_bytes_per_segment": 8}, derived, bw, lat, {"segmented_sum": 1024}, 32),
             "a bench row whose byte floor differs from the derivation")
+
+# End to end on copies of the stored results: the committed fused_prediction_H100.json is what the
+# script gives; a GPU with a bench run but no latency runs takes another GPU's and says so; with no
+# bench run, or no latency runs of any GPU, it writes nothing and succeeds (run_all.sh relies on it).
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("no matplotlib: the end-to-end runs are not checked")
+    sys.exit(1 if FAILURES else 0)
+stored = fm.ROOT / "experiments" / "results"
+scratch = []
+
+
+def run_script(files):
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="fused_model_test_"))
+    scratch.append(tmp)
+    (tmp / "results").mkdir()
+    for src, dst in files.items():
+        shutil.copy(stored / src, tmp / "results" / dst)
+    r = subprocess.run([sys.executable, str(fm.ROOT / "experiments" / "fused_model.py"), "--mmvram", str(mmvram),
+                        "--results", str(tmp / "results"), "--out", str(tmp / "out")], capture_output=True, text=True)
+    return r, tmp
+
+
+inputs_h100 = ["gpu_bench_H100.json", "gpu_bench_ablation_H100.json", "gpu_latency_v3_n14_H100.json",
+               "gpu_latency_v3_n16_H100.json"]
+r, tmp = run_script({f: f for f in inputs_h100})
+got = json.loads((tmp / "results" / "fused_prediction_H100.json").read_text()) if r.returncode == 0 else None
+check(got == json.loads((stored / "fused_prediction_H100.json").read_text()),
+      f"the stored H100 inputs give the committed fused_prediction_H100.json ({r.stderr.strip()})")
+check((tmp / "out" / "fused_prediction_H100.png").is_file(), "the H100 figure is drawn")
+r, tmp = run_script({"gpu_bench_H100.json": "gpu_bench_X1.json", "gpu_latency_v3_n14_H100.json": "gpu_latency_v3_n14_H100.json",
+                     "gpu_latency_v3_n16_H100.json": "gpu_latency_v3_n16_H100.json"})
+got = json.loads((tmp / "results" / "fused_prediction_X1.json").read_text()) if r.returncode == 0 else {}
+check(got.get("model", {}).get("latency_gpu") == "H100" and got["summary"]["points"] == 172,
+      "a GPU without latency runs takes another GPU's and names it")
+r, tmp = run_script({"gpu_bench_H100.json": "gpu_bench_X1.json"})
+check(r.returncode == 0 and not list((tmp / "results").glob("fused_prediction_*")) and "skipped" in r.stderr,
+      f"no latency runs of any GPU: nothing written, exit 0 ({r.stderr.strip()})")
+r, tmp = run_script({})
+check(r.returncode == 0 and "nothing to model" in r.stdout, f"no bench run: exit 0 ({r.stdout.strip()})")
+for tmp in scratch:
+    shutil.rmtree(tmp)
 
 print(f"{len(FAILURES)} failures" if FAILURES else "all checks passed")
 sys.exit(1 if FAILURES else 0)
