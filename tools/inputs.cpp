@@ -1,14 +1,13 @@
-// Building the input of one run. Random inputs come from one SplitMix64 stream seeded by
-// --seed (the one generator, mmvram/harness/random_inputs.hpp: its bounded rule), mapped to
-// values without the standard library's distributions, so a seed gives the same input on
-// every platform. File inputs are checked for length and 0/1 flags.
+// Building the input of one run from the command line's options: random inputs are the input
+// library's (mmvram/harness/run_inputs.hpp), after the options and sizes are checked here (an
+// option the run would ignore, the limits, the host's memory); file inputs are read and checked
+// for length, 0/1 flags and valid decays.
 #include "inputs.hpp"
 
 #include "memory.hpp"
 
 #include "mmvram/harness/random_inputs.hpp"
-#include "mmvram/harness/sparse_inputs.hpp"
-#include "mmvram/harness/state_passing_inputs.hpp"
+#include "mmvram/harness/run_inputs.hpp"
 #include "mmvram/harness/verify.hpp"
 
 #include <algorithm>
@@ -23,27 +22,15 @@ namespace {
 
 using inputs::stream;
 
-// The segment starts of a random input of n positions: --dist's distribution keyed by the seed
-// (the kernels' flags for that seed; no stream draws), else the library's Bernoulli rule with
-// p = --density on the run's stream (--dist geometric:M is the same rule, p = 1 / M, on the
-// seed's flag stream).
-std::vector<word> segment_starts(stream& d, std::int64_t n, const input_options& o) {
-  return o.dist ? inputs::distribution_flags(*o.dist, n, o.seed) : inputs::bounded_flags(d, n, o.density);
-}
-
 // The most values of u a state-passing run takes: n H N V <= 2^24 (its cells are s times more).
 constexpr std::int64_t max_lane_values = std::int64_t{1} << 24;
 
 // The largest side of matrix-product: n^3 <= 2^40 multiply-adds.
 constexpr std::int64_t max_matrix_side = 10321;
 
-std::int64_t word_max_of(int bits) { return bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1; }
-
-// State passing's random input: inputs::random_state_passing of --n chunks of H x N x V lanes
-// keyed by --seed at start rate --density (u about standard normal, log-decays in (-1, 0] with
-// one in ten exactly 0); |u| without --signed, --dist's chunk starts when given. Rounded to
-// float32 on float32 machines.
-algorithm_input random_lanes(const input_options& o, number_format format) {
+// Refuses a state-passing run of --n chunks of H x N x V lanes beyond n H N V <= 2^24 values of
+// u or beyond the host's memory.
+void require_lanes_fit(const input_options& o) {
   const state_shape sh{o.heads, o.rows, o.cols, o.per_head};
   if (static_cast<__int128>(o.n) * sh.lanes() > max_lane_values)
     throw usage_error("state-passing: --n " + std::to_string(o.n) + " chunks of " + std::to_string(sh.heads) + " x " +
@@ -51,33 +38,6 @@ algorithm_input random_lanes(const input_options& o, number_format format) {
                       " lanes exceed the limit n H N V <= 2^24");
   require_memory(static_cast<double>(o.n * sh.lanes()), "--n " + std::to_string(o.n) + " with " +
                                                             std::to_string(sh.lanes()) + " lanes");
-  inputs::state_passing_problem p = inputs::random_state_passing(o.n, sh, o.density, o.seed);
-  if (!o.signed_values)
-    for (auto& u : p.local) u = std::fabs(u);
-  algorithm_input in;
-  in.n = o.n;
-  in.lanes = sh;
-  in.reals = held(std::move(p.local), format);
-  in.log_decays = held(std::move(p.log_decay), format);
-  in.flags = o.dist ? inputs::distribution_flags(*o.dist, o.n, o.seed)
-                     : std::vector<word>(p.starts.begin(), p.starts.end());
-  return in;
-}
-
-// A random CSR matrix with n nonzeros: each nonzero starts a new row where segment_starts()
-// sets a flag (the first always does), the matrix is square, columns are uniform.
-csr_matrix random_matrix(stream& d, std::int64_t n, const input_options& o, const std::vector<real>& values) {
-  const auto f = segment_starts(d, n, o);
-  csr_matrix a;
-  for (std::int64_t i = 0; i < n; ++i)
-    if (f[i] || i == 0) a.row_ptr.push_back(i);  // the first row starts at 0 (no_flags, first_flag_0)
-  a.row_ptr.push_back(n);
-  a.rows = static_cast<std::int64_t>(a.row_ptr.size()) - 1;
-  a.cols = a.rows;
-  a.col_idx.resize(static_cast<std::size_t>(n));
-  for (auto& c : a.col_idx) c = d.integer(0, a.cols - 1);
-  a.values = values;
-  return a;
 }
 
 void require_length(std::size_t got, std::size_t want, const std::string& what) {
@@ -230,9 +190,9 @@ algorithm_input input_from_files(const algorithm_entry& e, const input_options& 
   return in;
 }
 
-// A BigBird sparse-attention matrix of side n (--bigbird BLOCK,RANDOM[,WINDOW,GLOBAL]); on
-// integer machines its values become integers in [-m, m].
-csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bits) {
+// Refuses --bigbird B,R[,W,G] with side n where n is not a multiple of B, a block count exceeds
+// the n / B blocks (or 2^31 - 1), or the matrix exceeds the host's memory.
+void require_bigbird_fits(const input_options& o, std::int64_t n, bool integer, int bits) {
   const auto& b = o.bigbird;
   if (n % b[0] != 0) throw usage_error("--bigbird: --n " + std::to_string(n) + " is not a multiple of the block " + std::to_string(b[0]));
   const std::int64_t blocks = n / b[0];
@@ -244,26 +204,9 @@ csr_matrix bigbird(const input_options& o, std::int64_t n, bool integer, int bit
                         std::to_string(n));
   require_memory(run_elements(input_shape::sparse_matrix, bigbird_nonzeros(b, n), integer, bits),
                  "--bigbird with --n " + std::to_string(n));
-  csr_matrix a = bigbird_matrix(n, b[0], static_cast<int>(b[1]), static_cast<int>(b.size() > 2 ? b[2] : 1),
-                                static_cast<int>(b.size() > 3 ? b[3] : 2), o.seed);
-  const std::int64_t m = o.max_value.value_or(default_max_value(input_shape::sparse_matrix, a.nonzeros(), bits));
-  if (integer)
-    for (auto& v : a.values) v = std::round(v * static_cast<double>(m));
-  return a;
 }
 
 }  // namespace
-
-std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits) {
-  const std::int64_t top = word_max_of(bits);
-  const shape_facts& f = facts_of(shape);
-  if (f.square)
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(top) / std::pow(double(n), 3))));
-  if (f.second) return static_cast<std::int64_t>(std::sqrt(static_cast<double>(top)));
-  if (f.matrix)
-    return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(static_cast<double>(top / std::max<std::int64_t>(n, 1)))), 1, 100);
-  return std::clamp<std::int64_t>(top / std::max<std::int64_t>(n, 1), 1, 100);
-}
 
 algorithm_input make_input(const algorithm_entry& e, const input_options& o, number_format format, int bits) {
   const bool integer = format == number_format::integer;
@@ -278,51 +221,19 @@ algorithm_input make_input(const algorithm_entry& e, const input_options& o, num
   if (sh.lanes && o.from_files()) throw usage_error(e.name + " takes random inputs only (no input files)");
   if (o.from_files()) return input_from_files(e, o, format, bits);
 
-  stream d(o.seed);
   const std::int64_t n = o.n;
   if (sh.square && static_cast<__int128>(n) * n * n > (__int128{1} << 40))
     throw usage_error(e.name + ": --n " + std::to_string(n) + " is too large (the limit is n^3 <= 2^40, i.e. n <= " +
                       std::to_string(max_matrix_side) + ")");
   if (o.bigbird.empty())
     require_memory(run_elements(e.shape, static_cast<double>(n), integer, bits), "--n " + std::to_string(n));
-  const std::int64_t side = sh.square ? n * n : n;
-  const std::int64_t m = o.max_value.value_or(default_max_value(e.shape, n, bits));
-  algorithm_input in;
-  in.n = n;
-  if (sh.matrix) {
-    if (o.bigbird.empty()) {
-      std::vector<real> values;
-      if (integer)
-        for (auto w : inputs::bounded_words(d, n, m, o.signed_values)) values.push_back(static_cast<real>(w));
-      else
-        values = inputs::bounded_reals(d, n, o.signed_values, format == number_format::float32);
-      in.matrix = random_matrix(d, n, o, values);
-    } else {
-      // --bigbird makes its own values: the n values of a random matrix are skipped, not drawn
-      // (one draw each), so the vector below is the one drawn before, and nothing of size n is
-      // allocated before bigbird() checks the matrix's size.
-      d.skip(static_cast<std::uint64_t>(n));
-      in.matrix = bigbird(o, n, integer, bits);
-    }
-    in.n = in.matrix.nonzeros();
-    const std::int64_t mv = o.max_value.value_or(default_max_value(e.shape, in.n, bits));
-    if (integer) in.words = inputs::bounded_words(d, in.matrix.cols, mv, o.signed_values);
-    else in.reals = inputs::bounded_reals(d, in.matrix.cols, o.signed_values, format == number_format::float32);
-    return in;
-  }
-  if (sh.lanes) return random_lanes(o, format);
-  if (integer) in.words = inputs::bounded_words(d, side, m, o.signed_values);
-  else in.reals = inputs::bounded_reals(d, side, o.signed_values, format == number_format::float32);
-  if (sh.flags) in.flags = segment_starts(d, n, o);
-  if (sh.decays) {
-    in.decays.resize(static_cast<std::size_t>(n));
-    for (auto& a : in.decays) a = 0.5 + 0.5 * d.unit();
-    in.decays = held(std::move(in.decays), format);
-    require_valid_decays(in.decays, "random decays");
-  }
-  if (sh.second)
-    in.words2 = inputs::bounded_words(d, side, m, o.signed_values);
-  return in;
+  else
+    require_bigbird_fits(o, n, integer, bits);
+  if (sh.lanes) require_lanes_fit(o);
+  inputs::run_draw d;
+  d.n = n, d.density = o.density, d.dist = o.dist, d.seed = o.seed, d.max_value = o.max_value;
+  d.signed_values = o.signed_values, d.bigbird = o.bigbird, d.lanes = state_shape{o.heads, o.rows, o.cols, o.per_head};
+  return inputs::random_run_input(e.shape, d, format, bits);
 }
 
 }  // namespace mmv::tool

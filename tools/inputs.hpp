@@ -1,5 +1,6 @@
-// The inputs of one run: drawn at random from a seed, or read from files (plain text or
-// binary vectors, Matrix Market matrices). Bad files raise usage_error (exit code 2).
+// The inputs of one run: drawn at random from a seed (the input library's run_inputs.hpp), or
+// read from files (plain text or binary vectors, Matrix Market matrices). Bad options and files
+// raise usage_error (exit code 2).
 #pragma once
 #include "cli.hpp"
 
@@ -10,13 +11,11 @@
 
 namespace mmv::tool {
 
-// Builds the input `entry` consumes on a machine of the given number format (--mode) and word width.
+// Builds the input `entry` consumes on a machine of the given number format (--mode) and word
+// width: checks the options (usage_error for one the run would ignore, a size past the limits
+// or the host's memory), then reads the files or draws inputs::random_run_input.
 algorithm_input make_input(const algorithm_entry& entry, const input_options& options, number_format format,
                            int bits);
-
-// The largest value random integers take by default for this shape, n and B (documented in
-// docs/tool.md): totals and products of the drawn values stay inside B bits.
-std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits);
 
 // A vector file: binary when the name ends in .u8 .i32 .i64 .f32 .f64 (raw little-endian
 // elements of that type), otherwise text (numbers separated by spaces, commas or newlines;

@@ -15,6 +15,7 @@
 #include "mmvram/prediction/profile_file.hpp"
 #include "backend_compare.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
+#include "mmvram/harness/random_inputs.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -80,6 +81,47 @@ TEST_CASE("a word that overflows B bits is a width error on both backends", "[ba
     CHECK_THROWS_AS(m.read(m.add(x, x)), width_error);
     const auto idx = m.load<word>(std::vector<word>{0, 9});
     CHECK_THROWS_AS(m.read(m.gather(x, idx)), model_error);
+  }
+}
+
+namespace {
+// REVSPEC of a and f on `backend`: the words read back, or "width error".
+std::string revspec_words(const std::string& backend, int s, int bits, const std::vector<word>& a, const std::vector<word>& f) {
+  machine m(backend_config(backend, number_format::integer, s, bits));
+  try {
+    std::string out;
+    for (const word w : m.read(m.revspec(m.load(a), m.load(f)))) out += std::to_string(w) + " ";
+    return out;
+  } catch (const width_error&) {
+    return "width error";
+  }
+}
+}  // namespace
+
+TEST_CASE("revspec gives the same words, width errors and rounded reals on both backends", "[backends]") {
+  gpu::register_cuda_backend();
+  const std::uint64_t seed = mmv::test::fresh_seed();
+  inputs::stream r(seed);
+  for (int round = 0; round < 40; ++round) {
+    const int s = std::vector<int>{2, 3, 16, 128}[static_cast<std::size_t>(r.integer(0, 3))];
+    const std::int64_t n = r.integer(512, 3000);
+    const int bits = round % 4 < 2 ? 8 : 64;
+    // Full-range words overflow somewhere; words of a quarter of the range never do.
+    const std::int64_t top = (round % 2 ? std::int64_t{1} << (bits - 3) : std::int64_t{INT64_MAX} >> (64 - bits));
+    std::vector<word> a(static_cast<std::size_t>(n)), f(a.size());
+    std::vector<real> x(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      a[i] = r.integer(-top - 1, top), f[i] = r.unit() < 0.3, x[i] = (r.unit() - 0.5) * 1e6;
+    INFO("seed " << seed << " round " << round << " n=" << n << " s=" << s << " B=" << bits);
+    const std::string sim = revspec_words("simulate", s, bits, a, f);
+    CHECK(sim == revspec_words("cuda", s, bits, a, f));
+    CHECK((sim == "width error") == (round % 2 == 0));
+    std::vector<std::vector<real>> reals;
+    for (const std::string backend : {"simulate", "cuda"}) {
+      machine m(backend_config(backend, number_format::float32, s, 32));
+      reals.push_back(m.read(m.revspec(m.load(x), m.load(f))));
+    }
+    CHECK(reals[0] == reals[1]);
   }
 }
 

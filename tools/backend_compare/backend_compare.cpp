@@ -4,10 +4,10 @@
 #include <sstream>
 #include <vector>
 
-#include "inputs.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "mmvram/harness/random_inputs.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/run_inputs.hpp"
 
 namespace mmv::gpu {
 
@@ -53,10 +53,10 @@ std::string compare_backends(const backend_case& c) {
   const algorithm_entry& entry = find_algorithm(c.algorithm);
   const number_format f = c.format;
   const int s = c.s, bits = c.bits;
-  tool::input_options opt;
-  opt.n = c.n, opt.density = c.density, opt.seed = c.seed, opt.signed_values = c.signed_values;
-  if (c.max_value > 0) opt.max_value = c.max_value;
-  const algorithm_input input = tool::make_input(entry, opt, f, bits);
+  inputs::run_draw draw;
+  draw.n = c.n, draw.density = c.density, draw.seed = c.seed, draw.signed_values = c.signed_values;
+  if (c.max_value > 0) draw.max_value = c.max_value;
+  const algorithm_input input = inputs::random_run_input(entry.shape, draw, f, bits);
   const std::int64_t k = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
   machine sim(backend_config("simulate", f, s, bits, k)), gpu(backend_config("cuda", f, s, bits, k));
   const algorithm_outcome a = entry.run(sim, input);

@@ -1,7 +1,8 @@
 // One algorithm, two executors: a registered algorithm run on the simulate and the cuda backends
 // on the same input, outputs and ledgers compared. Used by the backend tests and by
-// `mmvram kernels stress` (its cuda-backend thread). In tools/ (library mmvram_backend_compare)
-// because its inputs come from the tool's input generator (inputs.hpp).
+// `mmvram kernels stress` (its cuda-backend thread). Inputs come from the harness's input
+// library (run_inputs.hpp); in tools/ (library mmvram_backend_compare) beside the commands that
+// use it, since it joins the harness and the cuda backend.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ namespace mmv::gpu {
 
 // One comparison: a registry entry, the machine's number format, tile size and word width, and
 // the random input (n items, segment density, seed; integers in [0, max_value] or, signed, in
-// [-max_value, max_value], max_value 0 for the tool's default).
+// [-max_value, max_value], max_value 0 for inputs::default_max_value).
 struct backend_case {
   std::string algorithm;
   number_format format = number_format::integer;

@@ -1,8 +1,9 @@
 #include "blas_library.hpp"
 
-#include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
+#include "mmvram/gpu/runtime/error.hpp"
+#include "mmvram/gpu/runtime/library.hpp"
 #include "mmvram/model/types.hpp"
 
 #include <stdexcept>
@@ -11,18 +12,13 @@
 namespace mmv::cuda_ops {
 namespace {
 
-// dlopen of the versioned cuBLAS, by name first, then from libcudart's directory.
+// The versioned cuBLAS (runtime::load_library), its failure as the machine's error.
 void* open_library() {
-  const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-  if (void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
-  const std::string first_error = dlerror();
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cudaGetDeviceCount), &info) != 0 && info.dli_fname != nullptr) {
-    std::string dir = info.dli_fname;
-    dir.erase(dir.find_last_of('/') + 1);
-    if (void* h = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
+  try {
+    return gpu::runtime::load_library("libcublas.so." + std::to_string(CUBLAS_VER_MAJOR), gpu::runtime::symbols::local);
+  } catch (const gpu::cuda_error& e) {
+    throw model_error(std::string("cuda backend: ") + e.what());
   }
-  throw model_error("cuda backend: cannot load " + name + " (" + first_error + ")");
 }
 
 template <class F>

@@ -128,9 +128,9 @@ void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int6
         last = j;
         break;
       }
-    if (last <= block) out[i] = a[i];
-    else if constexpr (std::is_same_v<T, word>) out[i] = checked(c, i, vcu::binary(op_code::sub, a[i], a[last - 1]));
-    else out[i] = rounded(c, vcu::binary(op_code::sub, a[i], a[last - 1]));
+    const auto e = vcu::revspec(a, block, last, i, c.word_bits, c.float32);
+    if (!e.fits) report(c.err, width, c.seq, i, e.exact);
+    out[i] = e.value;
   });
 }
 void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }

@@ -1,32 +1,21 @@
 #include "nccl_library.hpp"
 
-#include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "mmvram/gpu/runtime/error.hpp"
+#include "mmvram/gpu/runtime/library.hpp"
 
 namespace mmv::gpu::multi {
 namespace {
 
 void* open_library() {
-  std::string tried;
-  if (const char* path = std::getenv("MMVRAM_NCCL_LIBRARY"); path != nullptr && *path != '\0') {
-    if (void* h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) return h;
-    tried = dlerror();
+  try {
+    return runtime::load_library("libnccl.so." + std::to_string(NCCL_MAJOR), runtime::symbols::global, "MMVRAM_NCCL_LIBRARY");
+  } catch (const cuda_error& e) {
+    throw cuda_error(std::string("gpu/multi: ") + e.what());
   }
-  const std::string name = "libnccl.so." + std::to_string(NCCL_MAJOR);
-  if (void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL)) return h;
-  tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cudaGetDeviceCount), &info) != 0 && info.dli_fname != nullptr) {
-    std::string dir = info.dli_fname;
-    dir.erase(dir.find_last_of('/') + 1);
-    if (void* h = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_GLOBAL)) return h;
-  }
-  throw cuda_error("gpu/multi: cannot load NCCL (" + name + ", or set MMVRAM_NCCL_LIBRARY): " + tried);
 }
 
 template <class F>

@@ -109,16 +109,9 @@ handle<T> simulate_backend::do_revspec(const buffer<T>& a, const buffer<word>& f
     std::int64_t last = -1;
     for (std::int64_t i = block; i < std::min(m, block + s); ++i) {
       if (flags[i]) last = i;
-      if (last < 0 || last == block) {
-        out[i] = x[i];
-      } else if constexpr (std::is_same_v<T, word>) {
-        const wide d = vcu::binary(op_code::sub, x[i], x[last - 1]);
-        if (!vcu::fits(d, c_.word_bits))
-          throw width_error("revspec", i, detail::to_string(d), c_.word_bits);
-        out[i] = static_cast<word>(d);
-      } else {
-        out[i] = vcu::binary(op_code::sub, x[i], x[last - 1]);
-      }
+      const auto e = vcu::revspec(x.data(), block, last, i, c_.word_bits, c_.format == number_format::float32);
+      if (!e.fits) throw width_error("revspec", i, detail::to_string(e.exact), c_.word_bits);
+      out[i] = e.value;
     }
   }
   if constexpr (std::is_same_v<T, real>) settle("revspec", out);

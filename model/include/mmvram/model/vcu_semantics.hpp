@@ -2,8 +2,9 @@
 // simulate backend calls these functions on the CPU, the cuda backend inside its kernels. Words
 // are computed exactly in 128 bits; the caller tests the result with `fits` and raises a width
 // error where it does not fit (the machine never wraps or saturates). Reals are computed in
-// double; the caller rounds the result to the machine's format with `rounded`. No exceptions,
-// no allocation: nvcc compiles the same functions for the device (MMV_HOST_DEVICE).
+// double; the caller rounds the result to the machine's format with `rounded`. REVSPEC's element
+// checks or rounds itself and returns a `held_element`; its caller raises only the error. No
+// exceptions, no allocation: nvcc compiles the same functions for the device (MMV_HOST_DEVICE).
 #pragma once
 #include "mmvram/model/op_code.hpp"
 
@@ -141,6 +142,31 @@ MMV_HOST_DEVICE constexpr std::conditional_t<std::is_same_v<T, word>, wide, real
   std::conditional_t<std::is_same_v<T, word>, wide, real> sum = 0;
   for (std::int64_t j = from; j <= i; ++j) sum += a[j];
   return sum;
+}
+
+// One element of an instruction's result as the machine holds it: for words, `fits` false (and
+// value 0) where the exact result, kept in `exact`, is not a B-bit word (the caller raises the
+// width error); for reals, `value` rounded to the machine's format (fits true, exact 0).
+template <class T>
+struct held_element {
+  T value;
+  bool fits;
+  wide exact;
+};
+
+// REVSPEC's element i (docs/model.md): `last` is the last set flag in [block, i] (block: the
+// start of i's block), or -1 where there is none. Past the block's start the element is
+// a[i] - a[last - 1], width-checked against B bits (words) or rounded (reals; float32: the
+// machine's format is float32). Otherwise it passes through as a[i], neither checked nor
+// rounded: the machine holds only B-bit words and reals of its format (every load and every
+// instruction checks or rounds), so a[i] already is one.
+template <class T>
+MMV_HOST_DEVICE constexpr held_element<T> revspec(const T* a, std::int64_t block, std::int64_t last, std::int64_t i,
+                                                  int bits, bool float32) {
+  if (last <= block) return {a[i], true, 0};
+  const auto d = binary(op_code::sub, a[i], a[last - 1]);
+  if constexpr (std::is_same_v<T, word>) return {fits(d, bits) ? static_cast<word>(d) : 0, fits(d, bits), d};
+  else return {rounded(d, float32), true, 0};
 }
 
 }  // namespace mmv::vcu
