@@ -51,6 +51,14 @@ csr_matrix bigbird(const run_draw& d, std::int64_t n, bool integer, int bits) {
   return a;
 }
 
+// ⌊√v⌋ for v >= 0, exact for every int64 (the double estimate corrected by at most a step).
+std::int64_t floor_sqrt(std::int64_t v) {
+  auto r = static_cast<std::int64_t>(std::sqrt(static_cast<double>(v)));
+  while (r > 0 && static_cast<unsigned __int128>(r) * static_cast<unsigned __int128>(r) > static_cast<unsigned __int128>(v)) --r;
+  while (static_cast<unsigned __int128>(r + 1) * static_cast<unsigned __int128>(r + 1) <= static_cast<unsigned __int128>(v)) ++r;
+  return r;
+}
+
 // State passing's random input: random_state_passing of n chunks of the lanes keyed by the seed
 // at start rate `density` (u about standard normal, log-decays in (-1, 0] with one in ten
 // exactly 0); |u| unless signed, the distribution's chunk starts when given.
@@ -71,13 +79,16 @@ algorithm_input random_lanes(const run_draw& d, number_format format) {
 
 std::int64_t default_max_value(input_shape shape, std::int64_t n, int bits) {
   const std::int64_t top = word_max_of(bits);
+  const std::int64_t k = std::max<std::int64_t>(n, 1);
   const shape_facts& f = facts_of(shape);
-  if (f.square)
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(top) / std::pow(double(n), 3))));
-  if (f.second) return static_cast<std::int64_t>(std::sqrt(static_cast<double>(top)));
-  if (f.matrix)
-    return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(static_cast<double>(top / std::max<std::int64_t>(n, 1)))), 1, 100);
-  return std::clamp<std::int64_t>(top / std::max<std::int64_t>(n, 1), 1, 100);
+  if (f.square) {
+    // ⌊top / n³⌋ without overflow: the quotient is 0 once n³ exceeds top.
+    const bool past = k > 2097151 || k * k * k > top;
+    return std::max<std::int64_t>(1, past ? 0 : floor_sqrt(top / (k * k * k)));
+  }
+  if (f.second) return floor_sqrt(top);
+  if (f.matrix) return std::clamp<std::int64_t>(floor_sqrt(top / k), 1, 100);
+  return std::clamp<std::int64_t>(top / k, 1, 100);
 }
 
 algorithm_input random_run_input(input_shape shape, const run_draw& d, number_format format, int bits) {

@@ -179,7 +179,7 @@ const std::map<std::string, std::uint64_t> kRecorded = {
     {"run spmv float32", 0x7f45cfd8c9660f70ull},
     {"run spmv float64", 0xa656cb2fe7b1170full},
     {"run elementwise-product integer", 0xfd8ebfc979d491c5ull},
-    {"run matrix-product integer", 0x8df365c3e3e501fdull},
+    {"run matrix-product integer", 0xfe2b15b8015b7c3dull},
     {"run iterated-addition-scan integer", 0x8e17e627ab3b5e05ull},
     {"run iterated-addition-scan float32", 0x45bb40973b24a75dull},
     {"run iterated-addition-scan float64", 0x3094f8e25332bdcdull},
