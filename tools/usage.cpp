@@ -183,6 +183,21 @@ const std::vector<command_doc> docs{
      .note = "One packed batch of sequences (by default the minimum viable experiment of docs/state_passing.md:\n"
              "  32 sequences of LogNormal(7, 1) tokens, 64-token chunks, 32 heads, 16 x 64 states) through every\n"
              "  state-propagation method in fp32 and bf16, each checked against a float64 host loop, then timed."},
+    {.name = "kernels spmv",
+     .synopsis = "kernels spmv [options]",
+     .summary = "CSR SpMV: the fused spmv_csr against cuSPARSE (default, CSR_ALG2), checked, then timed",
+     .options = {{"--matrices", "LIST", "generated: bigbird, power_law, banded, giant_row, empty_rows, none\n"
+                                        "(default all but none)"},
+                 {"--matrix", "FILES", "Matrix Market files, comma-separated, after the generated ones"},
+                 {"--nnz", "N", "nonzeros of the generated matrices, about (default 2^25), 2^10..2^30"},
+                 {"--quick", "", "--nnz 2^16, 5 reps, 1 warm-up (a smoke run)"},
+                 {"--dtypes", "LIST", "f32,f64 (default both)"},
+                 {"--reps", "R", "timed runs per implementation (default 50)"},
+                 {"--warmup", "W", "untimed runs first (default 5)"},
+                 {"--seed", "S", "seed of the matrices and x"},
+                 {"--out", "FILE.json", "write the results as JSON (schema mmvram-gpu-spmv/1)"}},
+     .note = "Each implementation's y is checked against a long-double CPU reference within the derived\n"
+             "  bound (docs/kernels.md \"SpMV\") before it is timed; a failed check is not timed (exit 1)."},
     {.name = "kernels multi-gpu",
      .synopsis = "kernels multi-gpu [options]",
      .summary = "the sharded kernels on every GPU (NCCL) against the single-GPU kernel, weak scaling",
