@@ -77,8 +77,7 @@ int run_check_command(const std::vector<std::string>& args) {
   } catch (const model_error& e) {
     throw usage_error(e.what());
   }
-  if (fused_kernels_of(a.algorithm).empty())
-    throw usage_error(not_checkable_reason(a.algorithm));
+  if (!checkable(a.algorithm)) throw usage_error(not_checkable_reason(a.algorithm));
   if (!have_device("kernels check")) return 2;
   return run_algorithm_check(a, std::cout);
 }
