@@ -118,6 +118,7 @@ const std::vector<command_doc> docs{
              "  and cuda backends and every fused kernel of ALGO (V0-V3). i32: every path equal to the\n"
              "  harness reference; f32: the backends within their tolerance of the harness reference, the\n"
              "  kernels by check's fp32 rule (against their float64 reference) on the same float32 values.\n"
+             "  spmv: --n nonzeros; the backends and spmv_csr (fp32, fp64 on the f32 input) within its bound.\n"
              "  --quick, --no-big, --kernels, --out and --verbose are the suite's; --n, --s, --density ALGO's."},
     {.name = "kernels bench",
      .synopsis = "kernels bench [options]",

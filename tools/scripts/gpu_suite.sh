@@ -12,8 +12,8 @@
 #       run apart, docs/gpu_testing.md);
 #   bash tools/scripts/gpu_suite.sh --pack DIR
 #       builds here and packs the GPU programs with the commit into DIR (no GPU needed), for a
-#       GPU machine without the build's dependencies (the toolkit's shared libraries the programs
-#       link, cuSPARSE and what it needs, are packed beside them);
+#       GPU machine without the build's dependencies (the CUDA runtime and cuSPARSE, 260 MB with
+#       its nvJitLink, are not packed: they come from that machine, below);
 #   bash tools/scripts/gpu_suite.sh --bin DIR [--stress-seconds S] [--out FILE]
 #       runs the programs packed in DIR (their commit is the one recorded).
 set -euo pipefail
@@ -51,11 +51,6 @@ if [ -z "$bin" ]; then
       [ -f "build/cuda/$p" ] || { [[ "$p" == *.so || "$p" == *multi_gpu* ]] && continue; echo "gpu_suite.sh: build/cuda/$p missing" >&2; exit 1; }
       strip -o "$pack/$(basename "$p")" "build/cuda/$p"
     done
-    # The toolkit libraries the tool links (cuSPARSE, and the nvJitLink it loads), found by ldd.
-    for lib in $(ldd build/cuda/tools/mmvram | awk '/libcusparse|libnvJitLink/ {print $3}'); do
-      cp -L "$lib" "$pack/$(basename "$lib")"
-    done
-    ls "$pack" | grep -q '^libcusparse' || { echo "gpu_suite.sh: libcusparse not found by ldd build/cuda/tools/mmvram" >&2; exit 1; }
     commit_info > "$pack/build_info.json"
     echo "gpu_suite.sh: packed $(ls "$pack" | wc -l) files into $pack"
     exit 0
@@ -66,6 +61,17 @@ if [ -z "$bin" ]; then
 fi
 [ -f "$bin/build_info.json" ] || { echo "gpu_suite.sh: $bin/build_info.json missing (pack with --pack)" >&2; exit 2; }
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuSPARSE (the SpMV rival) from the machine: the toolkit's (the programs' RUNPATH) or, where
+# that has none, the nvidia-* wheels PyTorch brings (site-packages/nvidia/*/lib).
+if ldd "$bin/mmvram" | grep 'libcusparse.*not found' >/dev/null; then
+  for d in $(python3 -c 'import glob, os, nvidia
+print(" ".join(sorted({os.path.dirname(p) for b in nvidia.__path__ for n in ("libcusparse.so.*", "libnvJitLink.so.*")
+                       for p in glob.glob(os.path.join(b, "**", n), recursive=True)})))' 2>/dev/null); do
+    LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+  done
+  ! ldd "$bin/mmvram" | grep 'not found' ||
+    { echo "gpu_suite.sh: shared libraries of $bin/mmvram not found (above)" >&2; exit 2; }
+fi
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
   { echo "gpu_suite.sh: no GPU (nvidia-smi -L failed); nothing recorded" >&2; exit 2; }
 

@@ -22,6 +22,7 @@ void run(const std::int64_t* row_offsets, const std::int32_t* cols, const T* val
     return;
   }
   if (temp_bytes < need) throw cuda_error("mmvram spmv_csr: temporary storage too small");
+  if (!detail::aligned_to(temp, 16)) throw cuda_error("mmvram spmv_csr: temporary storage not 16-byte aligned");
   if (tiles == 0) return;
   auto* coords = static_cast<std::int64_t*>(temp);
   T* carry = reinterpret_cast<T*>(static_cast<char*>(temp) + coord_bytes);
