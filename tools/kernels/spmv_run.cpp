@@ -58,6 +58,11 @@ class cusparse_runner final : public spmv_runner {
   gpu::baselines::cusparse_spmv s_;
 };
 
+gpu::baselines::cusparse_spmv_alg cusparse_alg(spmv_impl k) {
+  return k == spmv_impl::cusparse_merge ? gpu::baselines::cusparse_spmv_alg::csr_merge
+                                        : gpu::baselines::cusparse_spmv_alg::default_alg;
+}
+
 // gamma_k = k u / (1 - k u), capped at 2^-7 (also when k u >= 1/2).
 double gamma_capped(double k, double u) {
   const double ku = k * u;
@@ -67,12 +72,7 @@ double gamma_capped(double k, double u) {
 }  // namespace
 
 const char* spmv_impl_name(spmv_impl k) {
-  switch (k) {
-    case spmv_impl::ours: return "mmvram_spmv_csr";
-    case spmv_impl::cusparse_default: return "cusparse_default";
-    case spmv_impl::cusparse_merge: return "cusparse_csr_alg2";
-  }
-  return "?";
+  return k == spmv_impl::ours ? "mmvram_spmv_csr" : gpu::baselines::cusparse_spmv_alg_name(cusparse_alg(k));
 }
 
 std::vector<spmv_impl> spmv_impls() { return {spmv_impl::ours, spmv_impl::cusparse_default, spmv_impl::cusparse_merge}; }
@@ -98,9 +98,7 @@ template <class T>
 std::unique_ptr<spmv_runner> make_spmv_runner(spmv_impl k, const device_spmv<T>& m) {
   if (k == spmv_impl::ours) return std::make_unique<ours_runner<T>>(m);
   if (!m.cusparse_ok()) throw gpu::cuda_error("cuSPARSE needs int32 indices: nnz and rows below 2^31");
-  return std::make_unique<cusparse_runner<T>>(k == spmv_impl::cusparse_merge ? gpu::baselines::cusparse_spmv_alg::csr_merge
-                                                                             : gpu::baselines::cusparse_spmv_alg::default_alg,
-                                              m);
+  return std::make_unique<cusparse_runner<T>>(cusparse_alg(k), m);
 }
 
 template <class T>

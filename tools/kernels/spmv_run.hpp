@@ -14,7 +14,9 @@
 namespace mmv::tool::kernels {
 
 enum class spmv_impl { ours, cusparse_default, cusparse_merge };
-const char* spmv_impl_name(spmv_impl k);  // "mmvram_spmv_csr", "cusparse_default", "cusparse_csr_alg2"
+// The name of k in tables and JSON: "mmvram_spmv_csr", "cusparse_default", "cusparse_csr_alg2".
+const char* spmv_impl_name(spmv_impl k);
+// Every implementation, ours first (the order of the tables and the JSON).
 std::vector<spmv_impl> spmv_impls();
 
 // A on the device as T (values rounded from double), int64 row offsets (ours) and int32 ones

@@ -13,6 +13,7 @@ namespace mmv::gpu::baselines {
 
 // CUSPARSE_SPMV_ALG_DEFAULT or CUSPARSE_SPMV_CSR_ALG2 (merge-path load balance).
 enum class cusparse_spmv_alg { default_alg, csr_merge };
+// "cusparse_default" or "cusparse_csr_alg2".
 const char* cusparse_spmv_alg_name(cusparse_spmv_alg a);
 
 // One prepared y = A·x: the constructor creates the handle and descriptors, queries the buffer
