@@ -144,7 +144,7 @@ json run_type(const bench_matrix& m, const std::vector<double>& x, const spmv_op
       const timing t = time_runner(*runner, o.warmup, o.reps);
       const json bytes = bytes_json(m.a, sizeof(T), k == spmv_impl::ours ? 8 : 4);
       const double total = bytes["total"].get<double>(), floor_ms = total / copy_bps * 1e3;
-      r["temp_bytes"] = runner->temp_bytes();
+      r["temp_bytes"] = runner->temp_bytes(), r["preprocessed"] = runner->preprocessed();
       r["median_ms"] = t.median_ms, r["min_ms"] = t.min_ms, r["max_ms"] = t.max_ms;
       r["gflops"] = 2.0 * double(m.a.nonzeros()) / (t.median_ms * 1e6);
       r["bytes"] = bytes;

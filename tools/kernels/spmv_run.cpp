@@ -38,6 +38,7 @@ class ours_runner final : public spmv_runner {
                   m_.x(), m_.y(), m_.rows, m_.nnz, temp_.get(), b);
   }
   std::size_t temp_bytes() const override { return bytes_; }
+  bool preprocessed() const override { return false; }
 
  private:
   const device_spmv<T>& m_;
@@ -53,6 +54,7 @@ class cusparse_runner final : public spmv_runner {
            m.x(), m.y(), m.rows, m.cols, m.nnz) {}
   void run() override { s_.run(); }
   std::size_t temp_bytes() const override { return s_.buffer_bytes(); }
+  bool preprocessed() const override { return s_.preprocessed(); }
 
  private:
   gpu::baselines::cusparse_spmv s_;

@@ -44,6 +44,7 @@ class spmv_runner {
   virtual ~spmv_runner() = default;
   virtual void run() = 0;
   virtual std::size_t temp_bytes() const = 0;
+  virtual bool preprocessed() const = 0;  // set-up work that cuSPARSE's preprocess step did
 };
 template <class T>
 std::unique_ptr<spmv_runner> make_spmv_runner(spmv_impl k, const device_spmv<T>& m);

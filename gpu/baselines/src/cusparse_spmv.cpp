@@ -30,6 +30,7 @@ struct cusparse_spmv::state {
   cusparseDnVecDescr_t x = nullptr, y = nullptr;
   void* buffer = nullptr;
   std::size_t bytes = 0;
+  bool preprocessed = false;
   cudaDataType type = CUDA_R_32F;
   cusparseSpMVAlg_t alg = CUSPARSE_SPMV_ALG_DEFAULT;
   double one = 1.0, zero = 0.0;
@@ -54,9 +55,10 @@ struct cusparse_spmv::state {
                                            &bytes),
                    "cusparseSpMV_bufferSize");
       if (bytes > 0) runtime::check(cudaMalloc(&buffer, bytes), "cudaMalloc(cuSPARSE buffer)");
-      check_sparse(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), a, x, beta(), y, t, alg,
-                                           buffer),
-                   "cusparseSpMV_preprocess");
+      const cusparseStatus_t pre = cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha(), a, x,
+                                                           beta(), y, t, alg, buffer);
+      if (pre != CUSPARSE_STATUS_NOT_SUPPORTED) check_sparse(pre, "cusparseSpMV_preprocess");
+      preprocessed = pre == CUSPARSE_STATUS_SUCCESS;
     } catch (...) {
       release();
       throw;
@@ -92,5 +94,7 @@ void cusparse_spmv::run() {
 }
 
 std::size_t cusparse_spmv::buffer_bytes() const { return s_->bytes; }
+
+bool cusparse_spmv::preprocessed() const { return s_->preprocessed; }
 
 }  // namespace mmv::gpu::baselines

@@ -17,8 +17,9 @@ enum class cusparse_spmv_alg { default_alg, csr_merge };
 const char* cusparse_spmv_alg_name(cusparse_spmv_alg a);
 
 // One prepared y = A·x: the constructor creates the handle and descriptors, queries the buffer
-// size, allocates it and runs cusparseSpMV_preprocess (all outside any timed region); run()
-// is one cusparseSpMV on `stream`. The pointers must stay valid for the object's lifetime.
+// size, allocates it and runs cusparseSpMV_preprocess (all outside any timed region; an
+// algorithm for which cuSPARSE answers NOT_SUPPORTED runs unpreprocessed); run() is one
+// cusparseSpMV on `stream`. The pointers must stay valid for the object's lifetime.
 class cusparse_spmv {
  public:
   cusparse_spmv(cusparse_spmv_alg alg, const std::int32_t* row_offsets, const std::int32_t* cols, const float* values,
@@ -32,6 +33,7 @@ class cusparse_spmv {
   cusparse_spmv& operator=(const cusparse_spmv&) = delete;
   void run();
   std::size_t buffer_bytes() const;  // the external buffer cuSPARSE asked for
+  bool preprocessed() const;         // cusparseSpMV_preprocess ran
 
  private:
   struct state;
