@@ -14,7 +14,7 @@
 namespace mmv::gpu {
 
 // y[r] = sum over the row's entries of values[e] * x[col_indices[e]]; empty rows give 0; rows = 0
-// writes nothing. Merge-path load balance: each block takes an equal share of the row ends and
+// writes nothing. Arrays need only their elements' alignment; temp, 16 bytes. Merge-path load balance: each block takes an equal share of the row ends and
 // nonzeros together, so long or empty rows cost no imbalance. Sums: one binary tree per row over
 // its products (a thread's run in column order, the block's segmented carry scan, then the
 // carries of earlier tiles added by a fix-up pass), the same order on every run.
