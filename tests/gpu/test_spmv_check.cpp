@@ -1,4 +1,5 @@
-// The SpMV check without a GPU (tools/kernels/spmv_run.hpp): the rounding depth of spmv_csr,
+// SpMV without a GPU: the merge-path search of spmv_csr's tiles and threads (tile/merge_path.cuh)
+// against a walk of the path, and the check (tools/kernels/spmv_run.hpp): the rounding depth,
 // the long-double reference on exact cases, and verify_spmv's bound, met just inside and
 // missed just outside, for mmvram's kernel (k = spmv_rounding_depth) and a rival (k = L).
 #include "catch.hpp"
@@ -9,10 +10,35 @@
 #include <vector>
 
 #include "mmvram/gpu/spmv.hpp"
+#include "mmvram/gpu/tile/merge_path.cuh"
 #include "mmvram/harness/sparse_inputs.hpp"
 #include "spmv_run.hpp"
 
 using namespace mmv::tool::kernels;
+
+TEST_CASE("merge_path_row: the row ends among the first d items of the path, whole and in tiles") {
+  mmv::inputs::stream d(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::int64_t rows = d.integer(0, 60);
+    std::vector<std::int64_t> ro{0};
+    for (std::int64_t r = 0; r < rows; ++r) ro.push_back(ro.back() + (d.unit() < 0.3 ? 0 : d.integer(0, trial % 2 ? 3 : 90)));
+    const std::int64_t nnz = ro.back(), total = rows + nnz;
+    std::vector<std::int64_t> walk{0};  // walk[k] = row ends among the first k items
+    for (std::int64_t i = 0, j = 0; i + j < total;) {
+      if (i < rows && j >= ro[i + 1]) ++i;  // row i's end: all of its entries consumed
+      else ++j;
+      walk.push_back(i);
+    }
+    for (std::int64_t k = 0; k <= total; ++k) {
+      CAPTURE(trial, rows, nnz, k);
+      REQUIRE(mmv::gpu::tile::merge_path_row(ro.data() + 1, rows, 0, nnz, k) == walk[k]);
+      // A tile starting at diagonal k0 searches its own row ends from nonzero j0 = k0 - walk[k0].
+      const std::int64_t k0 = k / 2, i0 = walk[k0], j0 = k0 - i0;
+      CHECK(mmv::gpu::tile::merge_path_row(ro.data() + 1 + i0, walk[k] - i0, j0, (k - walk[k]) - j0, k - k0) ==
+            walk[k] - i0);
+    }
+  }
+}
 
 TEST_CASE("spmv_rounding_depth: the row length for short rows, 29 + carries/32 for long ones") {
   CHECK(mmv::gpu::spmv_rounding_depth(0) == 0);
