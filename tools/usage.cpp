@@ -118,6 +118,7 @@ const std::vector<command_doc> docs{
              "  and cuda backends and every fused kernel of ALGO (V0-V3). i32: every path equal to the\n"
              "  harness reference; f32: the backends within their tolerance of the harness reference, the\n"
              "  kernels by check's fp32 rule (against their float64 reference) on the same float32 values.\n"
+             "  spmv: --n nonzeros; the backends and spmv_csr (fp32, fp64 on the f32 input) within its bound.\n"
              "  --quick, --no-big, --kernels, --out and --verbose are the suite's; --n, --s, --density ALGO's."},
     {.name = "kernels bench",
      .synopsis = "kernels bench [options]",
@@ -183,6 +184,21 @@ const std::vector<command_doc> docs{
      .note = "One packed batch of sequences (by default the minimum viable experiment of docs/state_passing.md:\n"
              "  32 sequences of LogNormal(7, 1) tokens, 64-token chunks, 32 heads, 16 x 64 states) through every\n"
              "  state-propagation method in fp32 and bf16, each checked against a float64 host loop, then timed."},
+    {.name = "kernels spmv",
+     .synopsis = "kernels spmv [options]",
+     .summary = "CSR SpMV: the fused spmv_csr against cuSPARSE (default, CSR_ALG2), checked, then timed",
+     .options = {{"--matrices", "LIST", "generated: bigbird, power_law, banded, giant_row, empty_rows, none\n"
+                                        "(default all but none)"},
+                 {"--matrix", "FILES", "Matrix Market files, comma-separated, after the generated ones"},
+                 {"--nnz", "N", "nonzeros of the generated matrices, about (default 2^25), 2^10..2^30"},
+                 {"--quick", "", "--nnz 2^16, 5 reps, 1 warm-up (a smoke run)"},
+                 {"--dtypes", "LIST", "f32,f64 (default both)"},
+                 {"--reps", "R", "timed runs per implementation (default 50)"},
+                 {"--warmup", "W", "untimed runs first (default 5)"},
+                 {"--seed", "S", "seed of the matrices and x"},
+                 {"--out", "FILE.json", "write the results as JSON (schema mmvram-gpu-spmv/1)"}},
+     .note = "Each implementation's y is checked against a long-double CPU reference within the derived\n"
+             "  bound (docs/kernels.md \"SpMV\") before it is timed; a failed check is not timed (exit 1)."},
     {.name = "kernels multi-gpu",
      .synopsis = "kernels multi-gpu [options]",
      .summary = "the sharded kernels on every GPU (NCCL) against the single-GPU kernel, weak scaling",

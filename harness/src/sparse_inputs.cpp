@@ -1,5 +1,5 @@
-// The sparse matrices the tool runs SpMV on: a Matrix Market reader and the BigBird-style
-// sparse-attention pattern (sparse_inputs.hpp). Host code: nothing here touches the machine.
+// The sparse matrices the tool runs SpMV on: a Matrix Market reader, the BigBird-style
+// sparse-attention pattern, power-law and banded matrices (sparse_inputs.hpp). Host code: nothing here touches the machine.
 #include "mmvram/harness/sparse_inputs.hpp"
 
 #include "mmvram/harness/random_inputs.hpp"
@@ -124,6 +124,62 @@ csr_matrix bigbird_matrix(std::int64_t n, std::int64_t block, int random_blocks,
         }
       a.row_ptr.push_back(a.nonzeros());
     }
+  }
+  return a;
+}
+
+std::vector<std::int64_t> pareto_row_lengths(std::int64_t rows, double mean, double alpha, std::int64_t max_length,
+                                             inputs::stream& d) {
+  if (rows < 0 || !(mean > 0) || !(alpha > 1) || max_length < 0)
+    throw model_error("pareto_row_lengths: need rows >= 0, mean > 0, alpha > 1 and max_length >= 0");
+  const double x_min = mean * (alpha - 1) / alpha;
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(rows));
+  for (auto& len : lengths) {
+    const double x = x_min / std::pow(1.0 - d.unit(), 1.0 / alpha);
+    len = x >= double(max_length) ? max_length : static_cast<std::int64_t>(x);
+  }
+  return lengths;
+}
+
+csr_matrix matrix_of_row_lengths(const std::vector<std::int64_t>& lengths, std::int64_t cols, inputs::stream& d) {
+  csr_matrix a;
+  a.rows = static_cast<std::int64_t>(lengths.size());
+  a.cols = cols;
+  a.row_ptr.reserve(lengths.size() + 1);
+  a.row_ptr.push_back(0);
+  for (const std::int64_t len : lengths) {
+    if (len < 0 || (len > 0 && cols < 1)) throw model_error("matrix_of_row_lengths: need lengths >= 0 and cols >= 1");
+    a.row_ptr.push_back(a.row_ptr.back() + len);
+  }
+  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr.back()));
+  a.values.resize(a.col_idx.size());
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    const auto b = a.col_idx.begin() + a.row_ptr[r], e = a.col_idx.begin() + a.row_ptr[r + 1];
+    for (auto it = b; it != e; ++it) *it = d.integer(0, cols - 1);
+    std::sort(b, e);
+    for (std::int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) a.values[static_cast<std::size_t>(k)] = 2 * d.unit() - 1;
+  }
+  return a;
+}
+
+csr_matrix power_law_matrix(std::int64_t rows, std::int64_t cols, double mean, double alpha, std::uint64_t seed) {
+  if (cols < 1) throw model_error("power_law_matrix: need cols >= 1");
+  inputs::stream d(inputs::mix64(seed ^ 0x70617265746fULL));  // its own stream, keyed by the seed
+  return matrix_of_row_lengths(pareto_row_lengths(rows, mean, alpha, cols, d), cols, d);
+}
+
+csr_matrix banded_matrix(std::int64_t n, std::int64_t half_width, std::uint64_t seed) {
+  if (n < 0 || half_width < 0) throw model_error("banded_matrix: need n >= 0 and half_width >= 0");
+  inputs::stream d(inputs::mix64(seed ^ 0x62616e646564ULL));
+  csr_matrix a;
+  a.rows = a.cols = n;
+  a.row_ptr.push_back(0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - half_width); j <= std::min(n - 1, i + half_width); ++j) {
+      a.col_idx.push_back(j);
+      a.values.push_back(2 * d.unit() - 1);
+    }
+    a.row_ptr.push_back(a.nonzeros());
   }
   return a;
 }

@@ -65,7 +65,7 @@ TEST_CASE("kernels check ALGO takes a registered algorithm with fused kernels an
   require_clean_error({"kernels", "check", "nosuch"}, "unknown algorithm 'nosuch'");
   require_clean_error({"kernels", "check", "hillis-steele-scan"}, "hillis-steele-scan has no fused kernels");
   // The names it takes come from the registry (entries whose fused kernels are in the kernel table).
-  require_clean_error({"kernels", "check", "hillis-steele-scan"}, "(kernels check ALGO takes matmul-scan, scd, sscr)");
+  require_clean_error({"kernels", "check", "hillis-steele-scan"}, "(kernels check ALGO takes matmul-scan, scd, sscr, spmv)");
   // state-passing has fused kernels, the state-passing methods, checked elsewhere.
   require_clean_error({"kernels", "check", "state-passing"}, "checked by `mmvram kernels state-passing` and the [state_passing] tests");
   require_clean_error({"kernels", "check", "sscr", "scd"}, "kernels check takes one algorithm");

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 
 #include "check.hpp"
+#include "spmv_run.hpp"
 #include "inputs.hpp"  // tools/inputs.hpp: make_input, the input library of `mmvram run`
 #include "backend_compare.hpp"
 #include "mmvram/harness/reference.hpp"
@@ -34,6 +36,64 @@ void print_line(std::ostream& os, dtype t, const std::string& path, const std::s
   os << buf << (detail.empty() ? "" : "  " + detail) << '\n';
 }
 
+// The simulate and cuda backends on `input`, each on a fresh machine: detail_of(outcome) is
+// empty when the path agrees, else what differs. Prints a line each; returns the failures.
+int check_backends(std::ostream& os, const algorithm_entry& entry, const algorithm_input& input,
+                   const algorithm_check_options& o, dtype t, number_format f,
+                   const std::function<std::string(const algorithm_outcome&)>& detail_of) {
+  const std::int64_t limit = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
+  int failed = 0;
+  for (const std::string backend : {"simulate", "cuda"}) {
+    std::string detail;
+    try {
+      machine m(backend_config(backend, f, o.s, 32, limit));
+      detail = detail_of(entry.run(m, input));
+    } catch (const std::exception& e) {
+      detail = e.what();
+    }
+    failed += !detail.empty();
+    print_line(os, t, backend == "cuda" ? "cuda backend" : "simulate backend", detail.empty() ? "PASS" : "FAIL", detail);
+  }
+  return failed;
+}
+
+// kernels check spmv: one random CSR input (`mmvram run`'s) through both backends (each checked
+// by the registry's own run against the harness reference) and, on the float32 input, the fused
+// spmv_csr in fp32 and fp64 on the same float32 values against spmv_reference_of within the
+// derived bound. i32 runs the backends only (the fused SpMV is floating point).
+int run_spmv_check(const algorithm_check_options& o, std::ostream& os) {
+  const algorithm_entry& entry = find_algorithm("spmv");
+  os << "kernels check spmv: nnz = " << o.n << ", s = " << o.s << ", row-start density " << o.density << ", seed "
+     << o.seed << "; the simulate and cuda backends and the fused spmv_csr (fp32 and fp64, f32 inputs only)\n";
+  int failed = 0;
+  for (const dtype t : o.dtypes) {
+    const bool integer = t == dtype::i32;
+    const number_format f = integer ? number_format::integer : number_format::float32;
+    tool::input_options in;
+    in.n = o.n, in.density = o.density, in.seed = o.seed;
+    const algorithm_input input = tool::make_input(entry, in, f, 32);
+    failed += check_backends(os, entry, input, o, t, f, [](const algorithm_outcome& a) {
+      return a.verified ? std::string() : a.mismatch;
+    });
+    if (integer) continue;
+    csr_matrix a = input.matrix;  // the float32 values the float32 machine holds
+    for (auto& v : a.values) v = static_cast<float>(v);
+    std::vector<double> x(input.reals.begin(), input.reals.end());
+    for (auto& v : x) v = static_cast<float>(v);
+    const auto one = [&](auto zero) {
+      using T = decltype(zero);
+      const spmv_verdict v = check_spmv(spmv_impl::ours, upload_spmv<T>(a, x), spmv_reference_of<T>(a, x));
+      failed += !v.pass;
+      print_line(os, t, std::string("mmvram_spmv_csr (") + (sizeof(T) == 4 ? "fp32)" : "fp64)"), v.pass ? "PASS" : "FAIL",
+                 v.detail);
+    };
+    one(0.0f);
+    one(0.0);
+  }
+  os << "kernels check spmv: " << (failed == 0 ? "all paths agree" : std::to_string(failed) + " failed") << '\n';
+  return failed == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm) {
@@ -44,10 +104,14 @@ std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm) {
   return out;
 }
 
+bool checkable(const std::string& algorithm) {
+  return algorithm == "spmv" || !fused_kernels_of(algorithm).empty();
+}
+
 std::vector<std::string> checkable_algorithms() {
   std::vector<std::string> out;
   for (const auto& e : algorithm_table())
-    if (!fused_kernels_of(e.name).empty()) out.push_back(e.name);
+    if (checkable(e.name)) out.push_back(e.name);
   return out;
 }
 
@@ -65,6 +129,7 @@ std::string not_checkable_reason(const std::string& algorithm) {
 }
 
 int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
+  if (o.algorithm == "spmv") return run_spmv_check(o, os);
   const auto kernels = fused_kernels_of(o.algorithm);
   if (kernels.empty()) throw std::invalid_argument(not_checkable_reason(o.algorithm));
   const op kind = kernels.front()->kind;
@@ -82,22 +147,11 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
     const std::vector<real> reals = held(input.reals, f);
     const std::vector<word> ref_words = integer ? reference_of(kind, input.words, input.flags) : std::vector<word>{};
     const std::vector<real> ref_reals = integer ? std::vector<real>{} : reference_of(kind, reals, input.flags);
-    // The two backends of the machine, each on a fresh machine.
-    const std::int64_t limit = entry.iterated_addition_limit ? entry.iterated_addition_limit(input.n) : 0;
-    for (const std::string backend : {"simulate", "cuda"}) {
-      std::string detail;
-      try {
-        machine m(backend_config(backend, f, o.s, 32, limit));
-        const algorithm_outcome a = entry.run(m, input);
-        detail = !a.verified ? a.mismatch
-                 : integer   ? first_mismatch(a.output_words, ref_words, 0, f)
-                             : first_mismatch(a.output_reals, ref_reals, a.tolerance, f);
-      } catch (const std::exception& e) {
-        detail = e.what();
-      }
-      failed += !detail.empty();
-      print_line(os, t, backend == "cuda" ? "cuda backend" : "simulate backend", detail.empty() ? "PASS" : "FAIL", detail);
-    }
+    failed += check_backends(os, entry, input, o, t, f, [&](const algorithm_outcome& a) {
+      return !a.verified ? a.mismatch
+             : integer   ? first_mismatch(a.output_words, ref_words, 0, f)
+                         : first_mismatch(a.output_reals, ref_reals, a.tolerance, f);
+    });
     // The fused kernels on the same values: int32 (wrapping) or float32, flags as bytes.
     const auto count = static_cast<std::size_t>(input.n);
     std::vector<std::int32_t> x32(integer ? count : 0);

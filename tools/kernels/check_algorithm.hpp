@@ -32,8 +32,11 @@ struct algorithm_check_options {
 // throws model_error (find_algorithm).
 std::vector<const kernel_info*> fused_kernels_of(const std::string& algorithm);
 
-// The registry algorithms kernels check ALGO takes (fused_kernels_of non-empty), in the
-// registry's order.
+// Whether kernels check ALGO takes `algorithm`: fused_kernels_of non-empty, or spmv (its fused
+// kernel, spmv_csr, is outside the kernel table: spmv_run.hpp). Unknown names: model_error.
+bool checkable(const std::string& algorithm);
+
+// The registry algorithms kernels check ALGO takes (checkable), in the registry's order.
 std::vector<std::string> checkable_algorithms();
 
 // The one-line reason kernels check ALGO refuses `algorithm` (no fused kernels, or fused kernels
@@ -41,7 +44,8 @@ std::vector<std::string> checkable_algorithms();
 // unknown name throws model_error (find_algorithm).
 std::string not_checkable_reason(const std::string& algorithm);
 
-// Runs the comparison and prints one line per (dtype, path). i32: every path must equal the
+// Runs the comparison and prints one line per (dtype, path); spmv: the backends and spmv_csr
+// (fp32 and fp64 on the f32 input) within its derived bound, i32 the backends only. i32: every path must equal the
 // harness reference exactly (int32 wrap-around for the kernels). f32: the backends within the
 // registry's tolerance of it; the kernels by check's fp32 rule (mmvram/harness/tolerance.hpp),
 // against the kernels' float64 reference, not the harness reference, on the same float32

@@ -1,9 +1,10 @@
-// `mmvram kernels check|bench|profile|accuracy|stress|state-passing`: the command lines of the
+// `mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu|spmv`: the command lines of the
 // fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers
 // (cli.hpp) against the option tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
 // after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
 // including every check of the options' meaning made before the run), an output file that cannot
 // be written (io_error: checked before the run, and again when written) or no CUDA device.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include "multi_gpu.hpp"
 #endif
 #include "output.hpp"
+#include "spmv_bench.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
 
@@ -75,8 +77,7 @@ int run_check_command(const std::vector<std::string>& args) {
   } catch (const model_error& e) {
     throw usage_error(e.what());
   }
-  if (fused_kernels_of(a.algorithm).empty())
-    throw usage_error(not_checkable_reason(a.algorithm));
+  if (!checkable(a.algorithm)) throw usage_error(not_checkable_reason(a.algorithm));
   if (!have_device("kernels check")) return 2;
   return run_algorithm_check(a, std::cout);
 }
@@ -197,6 +198,49 @@ int run_state_passing_command(const std::vector<std::string>& args) {
   return run_state_passing_bench(o, std::cout);
 }
 
+int run_spmv_command(const std::vector<std::string>& args) {
+  spmv_options o;
+  o.seed = fresh_seed();
+  bool quick = false, nnz_given = false;
+  walk("kernels spmv", args,
+       options{{"--matrices", [&](const std::string& v) {
+                  const auto known = spmv_generated_names();
+                  o.generated.emplace();
+                  for (const auto& m : split(v, ',')) {
+                    if (m == "none") continue;
+                    if (std::find(known.begin(), known.end(), m) == known.end())
+                      throw usage_error("--matrices: unknown matrix '" + m + "' (bigbird, power_law, banded, giant_row, empty_rows, none)");
+                    o.generated->push_back(m);
+                  }
+                }},
+               {"--matrix", [&](const std::string& v) { o.files = split(v, ','); }},
+               {"--nnz", [&](const std::string& v) { o.nnz = parse_count_in(v, "--nnz", 1 << 10, std::int64_t{1} << 30), nnz_given = true; }},
+               {"--dtypes", [&](const std::string& v) {
+                  o.f32 = o.f64 = false;
+                  for (const auto& t : split(v, ',')) {
+                    if (t == "f32") o.f32 = true;
+                    else if (t == "f64") o.f64 = true;
+                    else throw usage_error("--dtypes: unknown type '" + t + "' (f32, f64)");
+                  }
+                }},
+               {"--reps", [&](const std::string& v) { o.reps = parse_int_in(v, "--reps", 1, 100000); }},
+               {"--warmup", [&](const std::string& v) { o.warmup = parse_int_in(v, "--warmup", 0, 1000); }},
+               {"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--out", [&](const std::string& v) { o.out_path = v; }}},
+       switches{{"--quick", [&] { quick = true; }}},
+       [&](const std::string& p) { no_positional("kernels spmv", p); });
+  if (quick) {
+    if (nnz_given) throw usage_error("--quick sets --nnz; give one of them");
+    o.nnz = std::int64_t{1} << 16, o.reps = std::min(o.reps, 5), o.warmup = std::min(o.warmup, 1);
+  }
+  if (o.generated && o.generated->empty() && o.files.empty()) throw usage_error("--matrices none needs --matrix FILES");
+  for (const auto& f : o.files)
+    if (f.empty()) throw usage_error("--matrix: an empty file name");
+  require_writable(o.out_path, "--out");
+  if (!have_device("kernels spmv")) return 2;
+  return run_spmv_bench(o, std::cout);
+}
+
 int run_multi_gpu_command(const std::vector<std::string>& args) {
 #if defined(MMVRAM_HAVE_NCCL)
   multi_gpu_options o;
@@ -227,7 +271,8 @@ int dispatch_kernels(const std::string& sub, const std::vector<std::string>& res
   if (sub == "stress") return run_stress_command_line(rest);
   if (sub == "state-passing") return run_state_passing_command(rest);
   if (sub == "multi-gpu") return run_multi_gpu_command(rest);
-  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing, multi-gpu)");
+  if (sub == "spmv") return run_spmv_command(rest);
+  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing, multi-gpu, spmv)");
 }
 
 }  // namespace
@@ -237,12 +282,12 @@ int command_kernels(const std::vector<std::string>& args) {
   bool sub_help = false;
   for (const auto& a : args) sub_help = sub_help || a == "--help" || a == "-h";
   if (help || sub_help) {
-    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu [options]\n"
+    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu|spmv [options]\n"
               << options_text("kernels ");
     return 0;
   }
   if (args.empty())
-    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress, state-passing or multi-gpu");
+    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress, state-passing, multi-gpu or spmv");
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     return dispatch_kernels(args[0], rest);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole GPU suite on one commit, recorded: the Catch2 GPU cases (baselines, fused kernels,
-# special values, state passing, both backends), the concurrency stress, the PyTorch op's test,
-# `mmvram kernels check --quick`, `mmvram kernels check ALGO` (matmul-scan, sscr, scd) and
-# `mmvram kernels stress`; writes experiments/results/gpu_suite_<GPU>.json with the commit,
-# date, GPU, driver and each suite's counts and verdict. Exit 0 only when every suite passed.
+# special values, state passing, SpMV, both backends), the concurrency stress, the PyTorch op's
+# test, `mmvram kernels check --quick`, `mmvram kernels check ALGO` (matmul-scan, sscr, scd,
+# spmv), `mmvram kernels spmv --quick` and `mmvram kernels stress`; writes
+# experiments/results/gpu_suite_<GPU>.json with the commit, date, GPU, driver and each suite's
+# counts and verdict. Exit 0 only when every suite passed.
 #
 #   bash tools/scripts/gpu_suite.sh [--stress-seconds S] [--out FILE]
 #       builds the cuda preset here (tools/scripts/setup.sh installs what is missing) and runs it
@@ -11,7 +12,8 @@
 #       run apart, docs/gpu_testing.md);
 #   bash tools/scripts/gpu_suite.sh --pack DIR
 #       builds here and packs the GPU programs with the commit into DIR (no GPU needed), for a
-#       GPU machine without the build's dependencies;
+#       GPU machine without the build's dependencies (the CUDA runtime and cuSPARSE, 260 MB with
+#       its nvJitLink, are not packed: they come from that machine, below);
 #   bash tools/scripts/gpu_suite.sh --bin DIR [--stress-seconds S] [--out FILE]
 #       runs the programs packed in DIR (their commit is the one recorded).
 set -euo pipefail
@@ -59,6 +61,17 @@ if [ -z "$bin" ]; then
 fi
 [ -f "$bin/build_info.json" ] || { echo "gpu_suite.sh: $bin/build_info.json missing (pack with --pack)" >&2; exit 2; }
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuSPARSE (the SpMV rival) from the machine: the toolkit's (the programs' RUNPATH) or, where
+# that has none, the nvidia-* wheels PyTorch brings (site-packages/nvidia/*/lib).
+if ldd "$bin/mmvram" | grep 'libcusparse.*not found' >/dev/null; then
+  for d in $(python3 -c 'import glob, os, nvidia
+print(" ".join(sorted({os.path.dirname(p) for b in nvidia.__path__ for n in ("libcusparse.so.*", "libnvJitLink.so.*")
+                       for p in glob.glob(os.path.join(b, "**", n), recursive=True)})))' 2>/dev/null); do
+    LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+  done
+  ! ldd "$bin/mmvram" | grep 'not found' ||
+    { echo "gpu_suite.sh: shared libraries of $bin/mmvram not found (above)" >&2; exit 2; }
+fi
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
   { echo "gpu_suite.sh: no GPU (nvidia-smi -L failed); nothing recorded" >&2; exit 2; }
 
@@ -75,13 +88,15 @@ run_suite() {  # name, command...: runs it, keeps its log and exit code
 run_suite gpu_baselines "$bin/mmvram_gpu_tests" "[baselines]"
 run_suite gpu_kernels "$bin/mmvram_gpu_tests" "[ours]"
 run_suite gpu_state_passing "$bin/mmvram_gpu_tests" "[state_passing]"
+run_suite gpu_spmv "$bin/mmvram_gpu_tests" "[spmv]"
 run_suite gpu_backends "$bin/mmvram_backend_tests" "[backends]"
 run_suite gpu_stress env MMV_STRESS_SECONDS="$stress_seconds" "$bin/mmvram_stress_tests" "[stress]"
 run_suite python_state_passing python3 tests/python/test_state_passing_torch.py
 run_suite python_packing python3 tests/python/test_packing.py
 run_suite check_quick "$bin/mmvram" kernels check --quick --out "$logs/check.json"
 # One input through the simulate backend, the cuda backend and every fused kernel, per algorithm.
-run_suite check_algorithms bash -c 'rc=0; for a in matmul-scan sscr scd; do "$0" kernels check "$a" || rc=1; done; exit $rc' "$bin/mmvram"
+run_suite check_algorithms bash -c 'rc=0; for a in matmul-scan sscr scd spmv; do "$0" kernels check "$a" || rc=1; done; exit $rc' "$bin/mmvram"
+run_suite spmv_quick "$bin/mmvram" kernels spmv --quick --out "$logs/spmv.json"
 run_suite stress "$bin/mmvram" kernels stress --seconds 60 --out "$logs/stress.json"
 # The sharded kernels (gpu/multi, NCCL): only where there are two GPUs or more and NCCL was built.
 if [ "$(nvidia-smi -L | wc -l)" -ge 2 ] && [ -f "$bin/mmvram_multi_gpu_tests" ]; then

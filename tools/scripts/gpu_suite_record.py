@@ -50,6 +50,9 @@ def suite_counts(name, logs):
         s = json.loads((logs / "stress.json").read_text())
         return {"cases": s["cases"], "failures": s["failures"], "seconds": s["seconds"],
                 "by_kernel": s["by_kernel"], "first_failures": s["first_failures"][:5]}
+    if name == "spmv_quick" and (logs / "spmv.json").exists():  # `mmvram kernels spmv --quick`
+        rows = [r for m in json.loads((logs / "spmv.json").read_text())["matrices"] for r in m["results"]]
+        return {"results": len(rows), "check_failures": sum(not r.get("check", {}).get("pass", False) for r in rows)}
     if name == "check_algorithms":  # `mmvram kernels check ALGO`: one line per dtype and path
         return {"paths_pass": len(re.findall(r"\sPASS$", text, re.M)),
                 "paths_fail": len(re.findall(r"\sFAIL\b(?! \(documented)", text)),

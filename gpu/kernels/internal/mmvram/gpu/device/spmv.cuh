@@ -1,0 +1,57 @@
+// Device layer: CSR SpMV in three launches. spmv_search_kernel places the tiles on the merge
+// path, spmv_kernel runs one tile per block (agent/spmv), and spmv_fixup_kernel adds each
+// tile's carry to the row it belongs to. The carries cross tiles by this fix-up, not by the
+// look-back chain of the scans (tile/lookback): a chain word holds a 32-bit value beside its
+// status, which fp64 does not fit, and a fix-up reads one value per tile (1/1792 of the path).
+#pragma once
+#include <cstdint>
+
+#include "mmvram/gpu/agent/spmv.cuh"
+
+namespace mmv::gpu::device {
+
+// coords[t] = row coordinate of diagonal min(t * tile_items, rows + nnz), t = 0 .. tiles.
+template <class P>
+__global__ void spmv_search_kernel(const std::int64_t* row_offsets, std::int64_t rows, std::int64_t nnz,
+                                   std::int64_t tiles, std::int64_t* coords) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::int64_t d = t * P::tile_items < rows + nnz ? t * P::tile_items : rows + nnz;
+  coords[t] = tile::merge_path_row(row_offsets + 1, rows, 0, nnz, d);
+}
+
+// One tile per block: the rows that end in it, and its carry (agent/spmv).
+template <class T, class P>
+__global__ void __launch_bounds__(P::threads)
+    spmv_kernel(const std::int64_t* row_offsets, const std::int32_t* cols, const T* values, const T* x, T* y,
+                std::int64_t rows, std::int64_t nnz, const std::int64_t* coords, T* carry) {
+  using agent_t = agent::spmv_agent<T, P>;
+  __shared__ typename agent_t::temp_storage s;
+  agent_t{s, row_offsets, cols, values, x, y, carry, rows, nnz, coords}.consume_tile(blockIdx.x);
+}
+
+// One warp per tile t. The first tile of each run of tiles carrying the same row r (carry row
+// coords[t + 1] < rows) sums the run's carries (each lane its strided share in order, then a
+// butterfly) and adds the sum to y[r]: y[r] = (r's sum in its last tile) + (that carry sum).
+template <class T>
+__global__ void spmv_fixup_kernel(T* y, std::int64_t rows, std::int64_t tiles, const std::int64_t* coords,
+                                  const T* carry) {
+  const int lane = threadIdx.x & 31;
+  const std::int64_t t = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  if (t >= tiles) return;
+  const std::int64_t r = coords[t + 1];
+  if (r >= rows || (t > 0 && coords[t] == r)) return;
+  std::int64_t lo = t + 2, hi = tiles;  // the first q > t + 1 with coords[q] > r (coords[tiles] = rows)
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) >> 1;
+    if (coords[mid] <= r) lo = mid + 1;
+    else hi = mid;
+  }
+  T acc = T(0);
+  for (std::int64_t u = t + lane; u + 1 < lo; u += 32) acc += carry[u];  // tiles t .. lo - 2
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(~0u, acc, o);
+  if (lane == 0) y[r] += acc;
+}
+
+}  // namespace mmv::gpu::device

@@ -1,0 +1,99 @@
+// SpMV without a GPU: the merge-path search of spmv_csr's tiles and threads (tile/merge_path.cuh)
+// against a walk of the path, and the check (tools/kernels/spmv_run.hpp): the rounding depth,
+// the long-double reference on exact cases, and verify_spmv's bound, met just inside and
+// missed just outside, for mmvram's kernel (k = spmv_rounding_depth) and a rival (k = L).
+#include "catch.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "mmvram/gpu/spmv.hpp"
+#include "mmvram/gpu/tile/merge_path.cuh"
+#include "mmvram/harness/sparse_inputs.hpp"
+#include "spmv_run.hpp"
+
+using namespace mmv::tool::kernels;
+
+TEST_CASE("merge_path_row: the row ends among the first d items of the path, whole and in tiles") {
+  mmv::inputs::stream d(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::int64_t rows = d.integer(0, 60);
+    std::vector<std::int64_t> ro{0};
+    for (std::int64_t r = 0; r < rows; ++r) ro.push_back(ro.back() + (d.unit() < 0.3 ? 0 : d.integer(0, trial % 2 ? 3 : 90)));
+    const std::int64_t nnz = ro.back(), total = rows + nnz;
+    std::vector<std::int64_t> walk{0};  // walk[k] = row ends among the first k items
+    for (std::int64_t i = 0, j = 0; i + j < total;) {
+      if (i < rows && j >= ro[i + 1]) ++i;  // row i's end: all of its entries consumed
+      else ++j;
+      walk.push_back(i);
+    }
+    for (std::int64_t k = 0; k <= total; ++k) {
+      CAPTURE(trial, rows, nnz, k);
+      REQUIRE(mmv::gpu::tile::merge_path_row(ro.data() + 1, rows, 0, nnz, k) == walk[k]);
+      // A tile starting at diagonal k0 searches its own row ends from nonzero j0 = k0 - walk[k0].
+      const std::int64_t k0 = k / 2, i0 = walk[k0], j0 = k0 - i0;
+      CHECK(mmv::gpu::tile::merge_path_row(ro.data() + 1 + i0, walk[k] - i0, j0, (k - walk[k]) - j0, k - k0) ==
+            walk[k] - i0);
+    }
+  }
+}
+
+TEST_CASE("spmv_rounding_depth: the row length for short rows, 29 + carries/32 for long ones") {
+  CHECK(mmv::gpu::spmv_rounding_depth(0) == 0);
+  for (std::int64_t len = 1; len <= 29; ++len) CHECK(mmv::gpu::spmv_rounding_depth(len) == len);
+  CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // 29 + ceil(ceil(31 / 1792) / 32) = 30
+  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // ceil(1000001 / 1792) = 559 carries, 18 a lane
+  std::int64_t prev = 0;
+  for (std::int64_t len = 1; len < (std::int64_t(1) << 40); len = len * 3 + 1) {
+    const std::int64_t k = mmv::gpu::spmv_rounding_depth(len);
+    CHECK(k <= len);
+    CHECK(k >= prev);
+    prev = k;
+  }
+}
+
+TEST_CASE("spmv_reference_of: exact sums, absolute sums and lengths, values rounded to T") {
+  mmv::csr_matrix a;
+  a.rows = 3, a.cols = 2;
+  a.row_ptr = {0, 2, 2, 4};
+  a.col_idx = {0, 1, 0, 1};
+  a.values = {1, 2, 0.1, -3};
+  const std::vector<double> x{0.5, 0.25};
+  const auto r = spmv_reference_of<float>(a, x);
+  CHECK(r.y == std::vector<double>{1.0, 0.0, double(0.1f) * 0.5 - 0.75});
+  CHECK(r.abs_sum == std::vector<double>{1.0, 0.0, double(0.1f) * 0.5 + 0.75});
+  CHECK(r.length == std::vector<std::int64_t>{2, 0, 2});
+  CHECK(spmv_reference_of<double>(a, x).y[2] == 0.1 * 0.5 - 0.75);
+}
+
+TEST_CASE("verify_spmv: inside the bound passes, outside fails, NaN fails") {
+  mmv::inputs::stream d(7);
+  const auto a = mmv::matrix_of_row_lengths({1000, 3, 0, 1000}, 5000, d);
+  const auto x = spmv_x(a.cols, 11);
+  const auto ref = spmv_reference_of<float>(a, x);
+  const double u = 0x1p-24;
+  const auto bound = [&](std::size_t r, double k) {  // the bound spmv_run.hpp states
+    const double len = double(ref.length[r]);
+    return (k * u / (1 - k * u) + len * 0x1p-64 / (1 - len * 0x1p-64)) * ref.abs_sum[r] +
+           len * std::numeric_limits<float>::denorm_min();
+  };
+  const auto shifted = [&](std::size_t r, double delta) {
+    std::vector<float> y(ref.y.begin(), ref.y.end());
+    y[r] = float(ref.y[r] + delta);
+    return y;
+  };
+  CHECK(verify_spmv(std::vector<float>(ref.y.begin(), ref.y.end()), ref, spmv_impl::ours).pass);
+  const double ours = bound(3, double(mmv::gpu::spmv_rounding_depth(1000))), rival = bound(3, 1000);
+  REQUIRE(ours > 1e3 * std::abs(ref.y[3]) * 0x1p-24);  // the shifts below survive rounding to float
+  CHECK(verify_spmv(shifted(3, 0.9 * ours), ref, spmv_impl::ours).pass);
+  const auto v = verify_spmv(shifted(3, -1.1 * ours), ref, spmv_impl::ours);
+  CHECK_FALSE(v.pass);
+  CHECK(v.bad_rows == 1);
+  CHECK(v.worst_row == 3);
+  CHECK(verify_spmv(shifted(3, 2 * ours), ref, spmv_impl::cusparse_default).pass);  // a rival: k = L
+  CHECK_FALSE(verify_spmv(shifted(3, 1.1 * rival), ref, spmv_impl::cusparse_merge).pass);
+  CHECK_FALSE(verify_spmv(shifted(2, 1e-30), ref, spmv_impl::ours).pass);  // an empty row must be 0
+  CHECK_FALSE(verify_spmv(shifted(1, NAN), ref, spmv_impl::ours).pass);
+}
