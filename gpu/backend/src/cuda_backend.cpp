@@ -31,15 +31,9 @@ class cuda_backend final : public backend_of<cuda_backend> {
   explicit cuda_backend(const machine_config& config)
       : config_(config), shared_(shared_device::get()), stream_(shared_.stream), blas_(shared_.blas),
         slots_(stream_, config.executor == "dag" ? dag_branches + 1 : 1) {
-    std::vector<lane> branches;
     std::lock_guard guard(shared_.lock);
-    if (config.executor == "dag") {
-      shared_.make_branches(dag_branches);
-      for (int b = 0; b < dag_branches; ++b)
-        branches.push_back({shared_.branch_streams[b], shared_.branch_blas[b], slots_.error(b + 1)});
-    }
     exec_ = make_executor(config.executor, lane{stream_, blas_, slots_.error()}, config.time_instructions, events_, sink_,
-                          std::move(branches), shared_.check_stream);
+                          shared_, slots_);
     events_.spares().swap(shared_.spare_events);  // nothing throws from here on
     staging_.take_spare(shared_);
   }

@@ -73,17 +73,19 @@ class executor {
   virtual void close() noexcept = 0;
 };
 
+// The number of branch streams of the dag executor (each with its own error slot).
+constexpr int dag_branches = 4;
+
 // The executor `name` names ("in-order", "graph", "dag") for a machine whose instructions run on
 // `origin` (with time_instructions: in-order's events around each). `sink` receives the memory
-// of vectors released during a capture; `branches` (dag) are the extra lanes and `check` the
-// stream of the non-finite checks. Throws model_error for another name.
+// of vectors released during a capture. dag: the branch lanes are device's branch streams (made
+// here; the caller holds device.lock) with `slots`' error slots 1..dag_branches, its checks run
+// on device's check stream. Throws model_error for another name or when a stream cannot be made.
 std::unique_ptr<executor> make_executor(const std::string& name, lane origin, bool time_instructions, event_pool& events,
-                                        std::shared_ptr<release_sink> sink, std::vector<lane> branches, cudaStream_t check);
+                                        std::shared_ptr<release_sink> sink, shared_device& device, const error_slots& slots);
 
 // The in-order executor alone (in_order_executor.cpp; make_executor's "in-order").
 std::unique_ptr<executor> make_in_order_executor(lane origin, bool time_instructions, event_pool& events);
 
-// The number of extra streams of the dag executor.
-constexpr int dag_branches = 4;
 
 }  // namespace mmv::gpu::cuda_impl

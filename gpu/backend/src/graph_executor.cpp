@@ -132,8 +132,9 @@ class graph_executor final : public executor {
       cudaStreamEndCapture(origin_.stream, &graph);
       if (graph) cudaGraphDestroy(graph);
       sink_->capturing = false;
-      sink_->deferred.clear();
+      sink_->deferred.clear();  // memory of a graph never launched: its frees may fail, unchecked
       end_capture_state();
+      (void)cudaGetLastError();  // so that no later check reports them
     }
     cudaStreamSynchronize(origin_.stream);
     release_segments();
@@ -192,11 +193,15 @@ class graph_executor final : public executor {
 }  // namespace
 
 std::unique_ptr<executor> make_executor(const std::string& name, lane origin, bool time_instructions, event_pool& events,
-                                        std::shared_ptr<release_sink> sink, std::vector<lane> branches, cudaStream_t check) {
+                                        std::shared_ptr<release_sink> sink, shared_device& device, const error_slots& slots) {
   if (name == "in-order") return make_in_order_executor(origin, time_instructions, events);
   if (name == "graph") return std::make_unique<graph_executor>(origin, events, std::move(sink), std::vector<lane>{}, nullptr);
-  if (name == "dag") return std::make_unique<graph_executor>(origin, events, std::move(sink), std::move(branches), check);
-  throw model_error("cuda backend: unknown executor '" + name + "' (in-order, graph or dag)");
+  if (name != "dag") throw model_error("cuda backend: unknown executor '" + name + "' (in-order, graph or dag)");
+  device.make_branches(dag_branches);
+  std::vector<lane> branches;
+  for (std::size_t b = 0; b < dag_branches; ++b)
+    branches.push_back({device.branch_streams[b], device.branch_blas[b], slots.error(static_cast<int>(b) + 1)});
+  return std::make_unique<graph_executor>(origin, events, std::move(sink), std::move(branches), device.check_stream);
 }
 
 }  // namespace mmv::gpu::cuda_impl
