@@ -45,6 +45,8 @@ def read_rows(results):
         for r in csv.DictReader(open(path)):
             if r.get("verified") != "true" or not r.get(MEASURED) or not r.get("predicted_serial_ns"):
                 continue
+            if r.get("executor", "in-order") != "in-order":  # graph and dag rows have their own predictions
+                continue
             r["gpu"] = gpu
             r.setdefault("predicted_queued_ns", "")
             r["predicted_queued_ns"] = r["predicted_queued_ns"] or r["predicted_serial_ns"]  # older files

@@ -23,6 +23,7 @@ namespace {
 machine_config config_of(const calibrate_options& o, int s, number_format f) {
   machine_config c;
   c.backend = o.backend;
+  c.executor = o.executor;
   c.s = s;
   c.format = f;
   c.word_bits = f == number_format::float64 ? 64 : 32;
@@ -35,13 +36,19 @@ machine_config config_of(const calibrate_options& o, int s, number_format f) {
 // time of the instruction it records last, with that record. Interleaved (the default), two
 // small instructions of other kernels run just before each issue, as in an algorithm, where an
 // instruction rarely follows itself; back to back, the issues follow each other.
-std::pair<double, instruction_record> time_one(machine& m, int repeat, bool interleaved, const std::function<void()>& issue) {
+// With the graph executor (`chained`), each timing is instead a chain of graph_chain issues
+// captured into one graph: the graph's device time divided by graph_chain (no host issue in it).
+std::pair<double, instruction_record> time_one(machine& m, int repeat, bool interleaved, bool chained,
+                                               const std::function<void()>& issue) {
+  constexpr int graph_chain = 8;
   std::vector<std::pair<double, instruction_record>> timed;
   for (int k = 0; k <= repeat; ++k) {
-    if (interleaved) (void)m.lane_index(256, 16), (void)m.iota(256, 0, 1, 4);
-    issue();
+    const double span_before = m.costs().span_ns();
+    if (interleaved && !chained) (void)m.lane_index(256, 16), (void)m.iota(256, 0, 1, 4);
+    for (int c = 0; c < (chained ? graph_chain : 1); ++c) issue();
     m.collect_timing();
-    if (k > 0) timed.emplace_back(m.costs().records().back().measured_ns, m.costs().records().back());
+    const double ns = chained ? (m.costs().span_ns() - span_before) / graph_chain : m.costs().records().back().measured_ns;
+    if (k > 0) timed.emplace_back(ns, m.costs().records().back());
   }
   // The median issue, with its own sizes (interleaved MMU issues differ in shape).
   std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -74,7 +81,9 @@ int command_calibrate(const calibrate_options& o) {
   device_profile p;
   p.backend = o.backend;
   p.device = o.device_name;
-  p.context = o.interleaved ? "interleaved" : "back-to-back";
+  // graph: every instruction timed inside captured graphs, back to back (device-only constants).
+  const bool chained = o.executor == "graph", interleaved = o.interleaved && !chained;
+  p.context = chained ? "graph" : interleaved ? "interleaved" : "back-to-back";
   p.sm_clock_mhz = o.sm_clock_mhz, p.memory_clock_mhz = o.memory_clock_mhz;
   const std::time_t now = std::time(nullptr);
   char date[32];
@@ -96,29 +105,29 @@ int command_calibrate(const calibrate_options& o) {
     const word_vec x = w.load<word>(words(1000), "x"), y = w.load<word>(words(1000), "y");
     const word_vec f = w.load<word>(words(1), "f");
     // Streaming VCU instructions of 0 to 3 operands.
-    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.add(x, word{3}); }));
-    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.select(f, x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.broadcast(word{7}, m); }));
-    record("stream", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.shift(x, 1, word{0}); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, word{3}); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.select(f, x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.broadcast(word{7}, m); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.shift(x, 1, word{0}); }));
     // Gather at sorted random positions (the algorithms gather per segment, monotonically).
     std::vector<word> idx = words(m - 1);
     std::sort(idx.begin(), idx.end());
     const word_vec gi = w.load<word>(idx, "idx");
-    record("gather", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.gather(x, gi); }));
+    record("gather", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.gather(x, gi); }));
     // Scatter of m/16 values at stride 16 (MatMulScan's carries), compress at density 1/32.
     const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
-    record("scatter", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.scatter(x, si, sv); }));
+    record("scatter", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.scatter(x, si, sv); }));
     std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
     word rank = 0;
     for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = draws.integer(0, 31) == 0, pos[i] = rank, rank += mask[i];
     const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
-    record("compress", m, 16, time_one(w, o.repeat, o.interleaved, [&] { w.compress(x, mk, ps); }));
+    record("compress", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.compress(x, mk, ps); }));
     for (int s : o.mmu_s) {
       if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
       machine ms(config_of(o, s, number_format::integer));
       const word_vec xs = ms.load<word>(words(1000), "x"), fs = ms.load<word>(words(1), "f");
-      record("revspec", m, s, time_one(ms, o.repeat, o.interleaved, [&] { ms.revspec(xs, fs); }));
+      record("revspec", m, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
       std::vector<word> ones(static_cast<std::size_t>(s) * s);
       for (int k = 0; k < s; ++k)
         for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
@@ -126,21 +135,21 @@ int command_calibrate(const calibrate_options& o) {
       // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words), as in
       // an algorithm, where every MMU instruction has its own shape: the library's choice of
       // kernel is not cached. Back to back, the same product again and again.
-      const auto shaped = [&](std::int64_t k) { return o.interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
+      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
       std::int64_t k = 0;
-      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, o.interleaved, [&] {
-               ms.mmu(o.interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
+      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, interleaved, chained, [&] {
+               ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, s, number_format::float64));
       const std::vector<real> xr = inputs::bounded_reals(draws, m, false, false), onesr(ones.begin(), ones.end());
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
-      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, o.interleaved, [&] {
-               mr.mmu(o.interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
+      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, interleaved, chained, [&] {
+               mr.mmu(interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
              }));
     }
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
-    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, o.interleaved, [&] { w.block_prefix_sum(x, k); }));
+    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, interleaved, chained, [&] { w.block_prefix_sum(x, k); }));
   }
 
   std::vector<training_point> points;

@@ -53,6 +53,18 @@ std::string parse_backend(const std::string& text) {
   throw usage_error("--backend must be " + backend_choices() + " (got " + text + ")");
 }
 
+// --executor: how a timing backend issues the instructions (machine_config::executor).
+std::string parse_executor(const std::string& text) {
+  if (text == "in-order" || text == "graph" || text == "dag") return text;
+  throw usage_error("--executor must be in-order, graph or dag (got " + text + ")");
+}
+
+// An executor other than in-order issues the instructions on a device.
+void require_executor_backend(const std::string& executor, const std::string& backend) {
+  if (executor != "in-order" && !backend_times(backend))
+    throw usage_error("--executor " + executor + " runs on a device: it needs --backend " + backend_choices(true));
+}
+
 report_format parse_format(const std::string& text) {
   if (text == "table") return report_format::table;
   if (text == "json") return report_format::json;
@@ -130,6 +142,7 @@ run_options parse_run(const std::vector<std::string>& args) {
       {"--format", [&](const std::string& v) { o.format = parse_format(v); }},
       {"--dag", [&](const std::string& v) { o.dag_file = v; }},
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--executor", [&](const std::string& v) { o.executor = parse_executor(v); }},
       {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000), repeat_given = true; }},
       {"--profile", [&](const std::string& v) { o.profile = v; }},
       {"--output", [&](const std::string& v) { o.output_file = v; }},
@@ -157,6 +170,7 @@ run_options parse_run(const std::vector<std::string>& args) {
   if (!in.vector_file.empty() && in.matrix_file.empty()) throw usage_error("--vector needs --matrix");
   if (in.dist && density_given) throw usage_error("--dist places the segment starts; give it without --density or --mean-length");
   if (repeat_given) require_timing_backend(o.backend);
+  require_executor_backend(o.executor, o.backend);
   return o;
 }
 
@@ -186,6 +200,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--jobs", [&](const std::string& v) { o.jobs = parse_int_in(v, "--jobs", 1, 1024); }},
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--executor", [&](const std::string& v) { o.executor = parse_executor(v); }},
       {"--repeat", [&](const std::string& v) { o.repeat = parse_int_in(v, "--repeat", 1, 1000), repeat_given = true; }},
       {"--profile", [&](const std::string& v) { o.profile = v; }},
   };
@@ -201,6 +216,7 @@ sweep_options parse_sweep(const std::vector<std::string>& args) {
   if (o.bits.empty()) o.bits = {o.mode == number_format::float64 && !bits_given ? 64 : 32};
   if (o.densities.empty()) o.densities = {0.05};
   if (repeat_given) require_timing_backend(o.backend);
+  require_executor_backend(o.executor, o.backend);
   if (o.jobs == 0) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (o.backend == "cuda") o.jobs = 1;  // one GPU: points run one at a time, so their timings are not shared
   return o;
@@ -217,6 +233,7 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
   calibrate_options o;
   const std::map<std::string, handler> options{
       {"--backend", [&](const std::string& v) { o.backend = parse_backend(v); }},
+      {"--executor", [&](const std::string& v) { o.executor = parse_executor(v); }},
       {"--out", [&](const std::string& v) { o.out = v; }},
       {"--max-m", [&](const std::string& v) {
          o.max_m = parse_count(v, "--max-m");
@@ -237,6 +254,8 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
        [](const std::string& p) { throw usage_error("calibrate takes no argument (got '" + p + "')"); });
   if (o.out.empty()) throw usage_error("calibrate needs --out FILE.json");
   if (o.backend == "simulate" && o.refit.empty()) throw usage_error("calibrate times a device: it needs --backend cuda");
+  require_executor_backend(o.executor, o.backend);
+  if (o.executor == "dag") throw usage_error("calibrate times single instructions: --executor must be in-order or graph");
   return o;
 }
 

@@ -54,6 +54,7 @@ struct run_options {
   std::string output_file;  // --output: the whole result vector (text, or binary by extension)
   bool trace = false;
   std::string backend = "simulate";  // --backend: who executes (simulate, cuda)
+  std::string executor = "in-order";  // --executor: in-order, graph or dag (machine_config::executor)
   int repeat = 5;                    // --repeat: timed runs on a timing backend (median reported)
   std::string profile;               // --profile FILE.json: predict the device time from the ledger
   bool strict_pricing = false;  // --strict-pricing: also the run re-priced by the strict rules
@@ -79,6 +80,7 @@ struct sweep_options {
   bool quiet = false;
   bool keep_failed = false;  // --keep-failed: failed rows in --out count as done (still exit 1)
   std::string backend = "simulate";  // --backend (cuda runs one point at a time)
+  std::string executor = "in-order";  // --executor, as for run
   int repeat = 5;                    // --repeat, as for run
   std::string profile;               // --profile, as for run
 };
@@ -89,6 +91,8 @@ struct list_options {
 
 struct calibrate_options {
   std::string backend = "cuda";  // a timing backend
+  // --executor: in-order, or graph (each instruction timed inside a captured graph: device-only)
+  std::string executor = "in-order";
   std::string out;               // --out FILE.json (required)
   std::int64_t max_m = std::int64_t{1} << 24;  // --max-m: largest instruction length (m = 2^8, 2^10, ...)
   double max_work = 0x1p36;      // MMU and REVSPEC points with m * s above this are skipped

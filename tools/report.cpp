@@ -75,7 +75,9 @@ std::vector<field> fields(const run_report& r) {
       {"output_length", kind::number, counted(r.outcome.output_length)},
       {"wall_time_s", kind::number, ran ? std::optional(num(r.wall_time_s, "%.6g")) : std::nullopt},
       {"backend", kind::text, r.backend},
-      {"measured_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_ns, "%.1f")) : std::nullopt},
+      {"executor", kind::text, r.executor},
+      {"measured_ns", kind::number,
+       ran && r.measured && r.executor == "in-order" ? std::optional(num(r.measured_ns, "%.1f")) : std::nullopt},
       {"measured_span_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_span_ns, "%.1f")) : std::nullopt},
       {"measured_end_to_end_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_end_to_end_ns, "%.1f")) : std::nullopt},
       {"measured_host_ns", kind::number, ran && r.measured ? std::optional(num(r.measured_host_ns, "%.1f")) : std::nullopt},
@@ -183,7 +185,7 @@ std::string csv_row(const run_report& r) {
 }
 
 void print_json(std::ostream& out, const run_report& r) {
-  ordered_json doc = {{"schema", "mmvram-run/3"}};
+  ordered_json doc = {{"schema", "mmvram-run/4"}};
   for (const auto& f : fields(r)) doc[f.name] = json_value(f);
   doc["output_preview"] = r.outcome.output_preview;
   doc["mismatch"] = r.outcome.mismatch;
@@ -278,7 +280,11 @@ void print_table(std::ostream& out, const run_report& r) {
     out << "  predicted device time (" << r.profile_device << "): " << num(r.predicted_time->serial_ns / 1e3, "%.1f")
         << " us serial, " << num(r.predicted_time->dag_ns / 1e3, "%.1f") << " us along the DAG, "
         << num(r.predicted_time->queued_ns / 1e3, "%.1f") << " us queued behind the host\n";
-  if (r.measured)
+  if (r.measured && r.executor != "in-order")
+    out << "  device time (median of " << r.repetitions << ", " << r.executor << " executor): "
+        << num(r.measured_span_ns / 1e3, "%.1f") << " us in the run's graphs\n"
+        << "  host issue time: " << num(r.measured_host_ns / 1e3, "%.1f") << " us\n";
+  else if (r.measured)
     out << "  device time (median of " << r.repetitions << "): " << num(r.measured_ns / 1e3, "%.1f")
         << " us in the instructions, " << num(r.measured_span_ns / 1e3, "%.1f") << " us launched back to back, "
         << num(r.measured_end_to_end_ns / 1e3, "%.1f") << " us end to end without per-instruction events\n"

@@ -34,10 +34,13 @@ struct run_report {
   algorithm_outcome outcome;
   double wall_time_s = 0;
   std::string backend = "simulate";  // who executed the instructions
-  // Timing backends (cuda), medians over the timed repetitions: the sum of the instructions'
-  // device times, their span launched back to back with an event around each instruction, and
-  // the span with no event in between (end to end); per-instruction medians in `instructions`.
-  // The host's issue time (front and backend call, MMU and VCU instructions) in both kinds of run.
+  std::string executor = "in-order";  // how the cuda backend issued them: in-order, graph or dag
+  // Timing backends (cuda), medians over the timed repetitions. in-order: the sum of the
+  // instructions' device times, their span launched back to back with an event around each
+  // instruction, and the span with no event in between (end to end); per-instruction medians in
+  // `instructions`. graph, dag: both spans are the summed device time of the run's graphs; there
+  // are no per-instruction times (measured_ns stays 0). The host's issue time (front and backend
+  // call, MMU and VCU instructions) in every kind of run.
   bool measured = false;
   double measured_ns = 0, measured_span_ns = 0, measured_end_to_end_ns = 0;
   double measured_host_ns = 0, measured_host_end_to_end_ns = 0;
@@ -59,7 +62,7 @@ struct run_report {
 // The report for people: inputs, output preview, verification, measured vs predicted counts,
 // then the counts per region.
 void print_table(std::ostream& out, const run_report& r);
-// The report as one JSON object (schema "mmvram-run/3", docs/tool.md): the CSV fields, then
+// The report as one JSON object (schema "mmvram-run/4", docs/tool.md): the CSV fields, then
 // output preview, mismatch, regions and, with --trace, every instruction.
 void print_json(std::ostream& out, const run_report& r);
 // The CSV schema shared by `run --format csv` and `sweep`: one header, one row per run.

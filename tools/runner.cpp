@@ -35,7 +35,8 @@ double issue_time_ns(const std::vector<instruction_record>& records) {
 // On a timing backend: `repeat` runs with an event around every instruction (per-record and
 // span medians) and `repeat` runs with none in between (end-to-end median), each on a fresh
 // machine after the report's own run, which served as the warm-up; in both, the host time
-// spent issuing the instructions.
+// spent issuing the instructions. The graph and dag executors time only whole graphs: `repeat`
+// runs, whose summed graph time is both the span and the end-to-end time (no per-record times).
 void time_on_device(const algorithm_entry& entry, const algorithm_input& input, machine_config config, int repeat,
                     run_report& r) {
   std::vector<std::vector<double>> per_record, host_per_record;
@@ -53,7 +54,7 @@ void time_on_device(const algorithm_entry& entry, const algorithm_input& input, 
     hosts.push_back(issue_time_ns(records));
   }
   config.time_instructions = false;
-  for (int k = 0; k < repeat; ++k) {
+  for (int k = 0; k < repeat && config.executor == "in-order"; ++k) {
     machine m(config);
     entry.run(m, input);
     m.collect_timing();
@@ -63,15 +64,16 @@ void time_on_device(const algorithm_entry& entry, const algorithm_input& input, 
   r.measured = true;
   r.repetitions = repeat;
   r.measured_span_ns = median(spans);
-  r.measured_end_to_end_ns = median(ends);
+  const bool in_order = config.executor == "in-order";
+  r.measured_end_to_end_ns = in_order ? median(ends) : r.measured_span_ns;
   r.measured_host_ns = median(hosts);
-  r.measured_host_end_to_end_ns = median(end_hosts);
+  r.measured_host_end_to_end_ns = in_order ? median(end_hosts) : r.measured_host_ns;
   r.measured_ns = 0;
   for (auto& [name, u] : r.regions) u.measured_ns = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     records[i].measured_ns = median(per_record[i]);
     records[i].host_ns = median(host_per_record[i]);
-    if (records[i].where == unit::scalar) continue;
+    if (records[i].where == unit::scalar || !in_order) continue;
     r.measured_ns += records[i].measured_ns;
     r.regions[records[i].region].measured_ns += records[i].measured_ns;
   }
@@ -117,6 +119,7 @@ run_report run_once(const run_options& o) {
   config.record_dag = !o.dag_file.empty();
   config.record_trace = o.trace;
   config.backend = o.backend;
+  config.executor = o.executor;
   if (entry.iterated_addition_limit) config.iterated_addition_limit = entry.iterated_addition_limit(input.n);
   const std::optional<cost_prediction> predicted = entry.predicted(input, config);
   machine m(config);
@@ -140,6 +143,7 @@ run_report run_once(const run_options& o) {
     require_run_fits(*r.predicted, entry.name + " with n = " + std::to_string(input.n) + ", s = " + std::to_string(o.s));
 
   r.backend = m.backend_name();
+  r.executor = o.executor;
   try {
     r.outcome = entry.run(m, input);
   } catch (const width_error& e) {
@@ -157,7 +161,9 @@ run_report run_once(const run_options& o) {
     if (o.trace) r.trace = m.costs().records();
     return r;
   }
-  if (m.costs().measured() && r.outcome.verified) {
+  // The graph and dag executors measure no record, only their graphs (span_ns).
+  const bool timed = o.executor == "in-order" ? m.costs().measured() : m.costs().span_ns() > 0;
+  if (timed && r.outcome.verified) {
     machine_config timed = config;
     timed.record_dag = false, timed.record_trace = false;
     time_on_device(entry, input, timed, o.repeat, r);

@@ -35,7 +35,7 @@ namespace mmv::tool {
 
 namespace {
 
-const std::vector<std::string> key_columns{"algorithm", "backend", "mode", "word_bits", "s", "n", "density", "seed"};
+const std::vector<std::string> key_columns{"algorithm", "backend", "executor", "mode", "word_bits", "s", "n", "density", "seed"};
 
 // On a terminal: one line redrawn in place. Otherwise (a log file): a line per tenth of the points.
 class progress_bar {
@@ -74,6 +74,7 @@ std::vector<run_options> points_of(const sweep_options& o) {
           for (auto d : densities) {
             run_options r;
             r.algorithm = e.name, r.s = s, r.bits = bits, r.mode = o.mode, r.backend = o.backend, r.repeat = o.repeat, r.profile = o.profile;
+            r.executor = o.executor;
             r.input.n = n, r.input.density = d, r.input.seed = o.seed;
             points.push_back(r);
           }
@@ -87,6 +88,7 @@ run_report failed_point(const run_options& p, const std::string& error) {
   run_report r;
   const algorithm_entry& e = find_algorithm(p.algorithm);
   r.algorithm = e.name, r.units = e.units, r.mode = to_string(p.mode), r.input_source = "random", r.backend = p.backend;
+  r.executor = p.executor;
   r.n = p.input.n, r.s = p.s, r.bits = p.bits, r.density = p.input.density, r.seed = p.input.seed;
   r.error = error.empty() ? "error" : error;
   r.counted = false;
@@ -107,7 +109,7 @@ int run_sweep(const sweep_options& o) {
   // or a bad --profile fails the sweep with one line (exit 2), not every row.
   if (o.backend != "simulate") {
     machine_config c;
-    c.backend = o.backend;
+    c.backend = o.backend, c.executor = o.executor;
     (void)make_backend(c);
   }
   if (!o.profile.empty()) (void)read_profile(o.profile);

@@ -53,6 +53,9 @@ const std::vector<command_doc> docs{
                                       "precision), or binary when FILE ends in .u8 .i32 .i64 .f32 .f64"},
                  {"--trace", "", "print every instruction (unit, op, region, length, cost, output)"},
                  {"--backend", "B", "who executes: " + backend_help() + "; default simulate"},
+                 {"--executor", "E", "cuda: in-order (one stream, events around each instruction) | graph\n"
+                                     "(captured CUDA graphs, device time only) | dag (graphs on several\n"
+                                     "streams along the dependencies); default in-order"},
                  {"--repeat", "R", "cuda: timed runs behind the reported medians; default 5"},
                  {"--profile", "FILE.json", "predict the device time (serial and DAG) from the ledger with this profile"},
                  {"--strict-pricing", "", "also the run re-priced strictly: gather/scatter/compress as sorting\n"
@@ -75,6 +78,7 @@ const std::vector<command_doc> docs{
                  {"--jobs", "J", "parallel runs (default: every core)"},
                  {"--quiet", "", "no progress bar"},
                  {"--backend", "B", "as for run (cuda: one point at a time)"},
+                 {"--executor", "E", "as for run"},
                  {"--repeat", "R", "as for run"},
                  {"--profile", "FILE.json", "as for run"}}},
     {.name = "calibrate",
@@ -82,6 +86,8 @@ const std::vector<command_doc> docs{
      .summary = "time single instructions on the GPU, fit a device profile",
      .options = {{"--out", "FILE.json", "the device profile to write (required)"},
                  {"--backend", "B", "cuda (the default; simulate only with --refit)"},
+                 {"--executor", "E", "in-order (the default) | graph: each instruction timed as a chain of\n"
+                                     "repetitions inside one CUDA graph (device-only constants)"},
                  {"--max-m", "M", "largest instruction length, m = 2^8, 2^10, ... (default 2^24)"},
                  {"--s", "LIST", "tile sizes of the MMU and REVSPEC points (default 2,4,8,16,32,64,128)"},
                  {"--repeat", "R", "timed issues per point after a warm-up (default 7)"},

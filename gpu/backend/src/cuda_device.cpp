@@ -61,21 +61,40 @@ shared_device& shared_device::get() {
   return d;
 }
 
-error_slots::error_slots(cudaStream_t stream) : stream_(stream) {
+void shared_device::make_branches(int count) {
+  const cuda_ops::blas_library& lib = cuda_ops::blas();
+  while (static_cast<int>(branch_streams.size()) < count) {
+    cudaStream_t s = nullptr;
+    cublasHandle_t h = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+    branch_streams.push_back(s);
+    check(lib.create(&h), "cublasCreate");
+    lib.set_math_mode(h, CUBLAS_DEFAULT_MATH);
+    branch_blas.push_back(h);
+  }
+  if (!check_stream) check(cudaStreamCreateWithFlags(&check_stream, cudaStreamNonBlocking), "stream");
+}
+
+error_slots::error_slots(cudaStream_t stream, int count) : stream_(stream), count_(count) {
   reported("error slot: ", [&] {
-    err_ = runtime::device_buffer(sizeof(cuda_ops::error_slot));
+    err_ = runtime::device_buffer(sizeof(cuda_ops::error_slot) * static_cast<std::size_t>(count));
     nonfinite_ = runtime::device_buffer(sizeof(cuda_ops::nonfinite_slot));
   });
-  check(cudaMemsetAsync(error(), 0, sizeof(cuda_ops::error_slot), stream_), "error slot");
+  check(cudaMemsetAsync(error(), 0, sizeof(cuda_ops::error_slot) * static_cast<std::size_t>(count_), stream_), "error slot");
   check(cudaMemsetAsync(nonfinite(), 0xff, sizeof(cuda_ops::nonfinite_slot), stream_), "error slot");
 }
 
 void error_slots::raise_error(const std::vector<std::string>& names, int word_bits) const {
-  cuda_ops::error_slot e{};
-  check(cudaMemcpyAsync(&e, error(), sizeof e, cudaMemcpyDeviceToHost, stream_), "error slot");
+  std::vector<cuda_ops::error_slot> all(static_cast<std::size_t>(count_));
+  const std::size_t bytes = sizeof(cuda_ops::error_slot) * all.size();
+  check(cudaMemcpyAsync(all.data(), error(), bytes, cudaMemcpyDeviceToHost, stream_), "error slot");
   check(cudaStreamSynchronize(stream_), "error slot");
-  if (e.kind == cuda_ops::no_error) return;
-  check(cudaMemsetAsync(error(), 0, sizeof e, stream_), "error slot");
+  const cuda_ops::error_slot* first = nullptr;
+  for (const auto& e : all)
+    if (e.kind != cuda_ops::no_error && (!first || e.seq < first->seq)) first = &e;
+  if (!first) return;
+  const cuda_ops::error_slot e = *first;
+  check(cudaMemsetAsync(error(), 0, bytes, stream_), "error slot");
   const std::string op = e.seq >= 0 && static_cast<std::size_t>(e.seq) < names.size() ? names[static_cast<std::size_t>(e.seq)] : "?";
   const __int128 value = (static_cast<__int128>(e.value_hi) << 64) | static_cast<unsigned long long>(e.value_lo);
   if (e.kind == cuda_ops::width) throw width_error(op, e.index, mmv::detail::to_string(value), word_bits);

@@ -37,6 +37,10 @@ struct machine_config {
   // Timing backends (cuda): bracket every instruction with device events (its measured_ns);
   // false: only the back-to-back span of the whole run is measured, with no event in between.
   bool time_instructions = true;
+  // How a timing backend (cuda) issues the instructions: "in-order" (each its own operation on
+  // one stream, events around each), "graph" (captured into CUDA graphs and replayed) or "dag"
+  // (captured on several streams along the dependencies); docs/backends.md. simulate ignores it.
+  std::string executor = "in-order";
   // Largest block k the optional iterated-addition instructions (block_prefix_sum) accept;
   // 0 (the default) switches them off, so every result of the plain model stays as it is.
   std::int64_t iterated_addition_limit = 0;

@@ -43,7 +43,10 @@ struct device_profile {
   std::string device;   // GPU name
   std::string date;     // of the calibration
   std::string backend;  // "cuda"
-  std::string context = "interleaved";  // how the instructions were timed: interleaved or back-to-back
+  // How the instructions were timed: interleaved or back-to-back (the in-order executor: its
+  // latencies hold the host's issue), or graph (replayed inside CUDA graphs: device-only
+  // constants, whose serial and DAG predictions are those of the graph and dag executors).
+  std::string context = "interleaved";
   double sm_clock_mhz = 0, memory_clock_mhz = 0;
   int bytes_per_word = 8;
   std::map<std::string, class_time_model> classes;
