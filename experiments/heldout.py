@@ -33,6 +33,7 @@ S_RANGE = (2, 128)
 K_LOG2 = (1, 12)      # density 1/k, k log-uniform in [2, 2^12]
 P_ONE_SEGMENT = 0.25  # probability of density 0 for a segmented algorithm
 MODES = {"integer": ["integer"], "float": ["float64"]}  # the registry's modes -> --mode values
+RUN_TIMEOUT_S = 120  # one run at n = 2^27 takes seconds; past this it counts as failed
 PREFIX = ["heldout_seed", "draw", "pair", "role", "heldout_executor", "profile", "profile_sha256",
           "commit", "commit_dirty"]
 
@@ -121,9 +122,9 @@ def run_point(tool, point, algo, executor, profile, backend, repeat, has_executo
     if has_executor:
         args += ["--executor", executor]
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        row["error"] = "timed out after 600 s"
+        row["error"] = f"timed out after {RUN_TIMEOUT_S} s"
         return row
     got = list(csv.DictReader(done.stdout.splitlines()))
     if got:

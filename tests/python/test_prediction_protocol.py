@@ -20,7 +20,7 @@ import heldout  # noqa: E402
 import prediction_summary  # noqa: E402
 
 COLUMNS = heldout.PREFIX + ["algorithm", "n", "s", "density", "mode", "seed", "verified", "error", "steps",
-                            "measured_span_ns", "predicted_serial_ns", "predicted_dag_ns", "predicted_queued_ns"]
+                            "depth_steps", "work_total_ops", "words_read", "words_written", "measured_span_ns", "predicted_serial_ns", "predicted_dag_ns", "predicted_queued_ns"]
 # (executor, draw, role) -> (predicted, measured) in ns, or None for a failed run. Draw 0 has
 # n = 2^21 (target ±15%), draw 1 n = 2^12 (target ±25%).
 RUNS = {("in-order", 0, "mmu"): (110, 100), ("in-order", 0, "rival"): (130, 100),
@@ -39,6 +39,9 @@ def constructed_rows():
         r.update(heldout_seed="5", draw=str(draw), pair="sscr/schwartz-segmented-scan", role=role,
                  heldout_executor=executor, commit="abc1234def", algorithm="sscr" if role == "mmu" else "schwartz",
                  n=str(2 ** 21 if draw == 0 else 2 ** 12), s="12", mode="integer", seed="3")
+        # ledger: the MMU run 30 steps, depth 10, work 400, 70 + 30 words; the rival 60, 40, 100, 150 + 50
+        r.update(zip(("steps", "depth_steps", "work_total_ops", "words_read", "words_written"),
+                     ("30", "10", "400", "70", "30") if role == "mmu" else ("60", "40", "100", "150", "50")))
         if times is None:
             r["error"] = "out of memory"
         else:
@@ -75,6 +78,34 @@ def test_summary():
     check(len(dag["ratios"]["all"]) == 2, "dag: both draws have a ratio entry, the small one outside the target")
     table = prediction_summary.markdown(prediction_summary.summarize(rows, "T"))
     check("| in-order | 1 / 2 (50.0%), missed | 1 / 2 (50.0%), missed | 20.0% |" in table, "the table's in-order row")
+
+
+def test_ratios():
+    try:
+        import plot_ratios
+    except ImportError:
+        print("no matplotlib: plot_ratios.py not checked")
+        return
+    points = {(p["executor"], p["n_items"]): p for p in plot_ratios.heldout_points("T", constructed_rows())}
+    big = points[("in-order", 2 ** 21)]
+    check((big["steps_ratio"], big["depth_ratio"], big["work_ratio"], big["words_moved_ratio"]) == (0.5, 0.25, 4.0, 0.5),
+          "ratios: the ledger's steps, depth, work and words moved, MMU over rival")
+    check(math.isclose(big["predicted_time_ratio"], 110 / 130) and big["measured_time_ratio"] == 1.0,
+          "ratios: predicted 110/130, measured 100/100")
+    check(points[("in-order", 2 ** 12)]["measured_time_ratio"] is None, "ratios: a failed rival leaves no measured ratio")
+    check(points[("dag", 2 ** 12)]["measured_time_ratio"] == 1.0, "ratios: the dag pair at 2^12, 100/100")
+    with tempfile.TemporaryDirectory() as tmp:
+        results, out = pathlib.Path(tmp) / "results", pathlib.Path(tmp) / "out"
+        results.mkdir()
+        with open(results / "heldout_T.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+            w.writeheader()
+            w.writerows(constructed_rows())
+        done = subprocess.run([sys.executable, str(ROOT / "experiments/plot_ratios.py"), "--out", str(out), "--results",
+                               str(results), "--mmvram", "/nonexistent"], capture_output=True, text=True)
+        check(done.returncode == 0 and (out / "ratios_vs_n.png").stat().st_size > 1000, "plot_ratios.py draws the figure")
+        rows = list(csv.DictReader(open(out / "ratios_vs_n.csv")))
+        check(len(rows) == 6 and {r["gpu"] for r in rows} == {"T"}, "plot_ratios.py: 6 ratios (2 draws x 3 executors)")
 
 
 def test_rescaled_profile():
@@ -142,6 +173,7 @@ def test_draw_with_tool(tool):
 
 def main():
     test_summary()
+    test_ratios()
     test_rescaled_profile()
     test_draw()
     if len(sys.argv) > 1:
