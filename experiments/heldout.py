@@ -39,6 +39,7 @@ PREFIX = ["heldout_seed", "draw", "pair", "role", "heldout_executor", "profile",
 
 
 def tool_json(tool, *args):
+    """The JSON that `mmvram ARGS` prints; raises CalledProcessError when it fails."""
     return json.loads(subprocess.run([tool, *args], check=True, capture_output=True, text=True).stdout)
 
 
@@ -78,6 +79,7 @@ def draw(seed, pairs, registry, steps):
 
 
 def sha256(path):
+    """The SHA-256 of a file, hex."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -136,6 +138,7 @@ def run_point(tool, point, algo, executor, profile, backend, repeat, has_executo
 
 
 def command_run(a):
+    """`run`: the manifest (frozen before the draw), the draw, then every run into heldout_<GPU>.csv."""
     results = pathlib.Path(a.results)
     profiles = {e: results / spec["profile"].format(gpu=a.gpu) for e, spec in mmvram_data.EXECUTORS.items()}
     if not profiles["in-order"].exists():

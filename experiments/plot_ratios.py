@@ -35,6 +35,7 @@ FIELDS = ["gpu", "mmu_algorithm", "rival", "source", "executor", "n_items", "s",
 
 
 def num(v):
+    """A CSV cell as a float; None when empty or not a number."""
     try:
         return float(v) if v not in ("", None) else None
     except ValueError:
@@ -42,11 +43,13 @@ def num(v):
 
 
 def ledger_total(row, columns):
+    """The sum of a row's ledger columns; None when one is missing."""
     vals = [num(row.get(c)) for c in columns]
     return None if None in vals else sum(vals)
 
 
 def ratio(a, b):
+    """a / b; None when either is missing or b is 0."""
     return a / b if a is not None and b not in (None, 0) else None
 
 
@@ -67,6 +70,7 @@ def pair_row(gpu, source, executor, mmu, rival, predicted):
 
 
 def heldout_points(gpu, rows):
+    """Per draw and executor of heldout_<GPU>.csv: the MMU run over its rival's (pair_row)."""
     by = {}
     for r in rows:
         by.setdefault((r["heldout_seed"], r["draw"], r["heldout_executor"]), {})[r["role"]] = r
@@ -132,6 +136,8 @@ EXEC_STYLE = {"in-order": ("C4", "o"), "graph": ("C5", "s"), "dag": ("C6", "^")}
 
 
 def draw_panel(ax, points, fused):
+    """One panel: the ledger ratios, predicted and measured time ratios per executor, the fused ratio;
+    "no data" when there is nothing to draw."""
     if not points and not fused:
         ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes, fontsize=12, color="grey")
         ax.set_xticks([])

@@ -31,6 +31,7 @@ RESCALED = {"latency_ns": "latency_ns", "ns_per_byte": "ns_per_byte", "ns_per_op
 
 
 def number(v):
+    """A CSV cell as a float; None when empty or not a number."""
     try:
         return float(v) if v not in ("", None) else None
     except ValueError:
@@ -46,11 +47,13 @@ def rel_error(row, predicted):
 
 
 def describe(row):
+    """One run in words: algorithm, n, s, density and mode."""
     d = row.get("density") or "-"
     return f"{row['algorithm']} n={row['n']} s={row['s']} density={d} {row.get('mode', '')}".strip()
 
 
 def band_stats(rows, predicted, band, share):
+    """Runs within ±band of their measured time against the target share; failed runs count as outside."""
     errs = [rel_error(r, predicted) for r in rows]
     inside = sum(e is not None and abs(e) <= band for e in errs)
     return {"points": len(rows), "within": inside, "failed": sum(e is None for e in errs),
@@ -107,6 +110,7 @@ def summarize(rows, gpu):
 
 
 def pct(x):
+    """A fraction as a percentage with one decimal; a dash for None."""
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
@@ -124,6 +128,9 @@ def markdown(summary):
         lines.append(f"| {e} | {cell(x['big'])} | {cell(x['small'])} | {pct(x['median_abs_error'])} | {worst} | "
                      f"{x['failed']} / {x['runs']} | {cell(x['ratios'])} |")
     cross = summary.get("cross_device")
+    if "cross_device" in summary and cross is None:
+        lines += ["", "Not predicted from another GPU: that needs both GPUs' interleaved and graph profiles, and --mmvram where "
+                      "no stored prediction matches."]
     if cross:
         lines += ["", f"Predicted from the {cross['from']} profiles rescaled to {summary['gpu']} "
                       f"({cross['how']}):", "",
