@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# The prediction experiment on a GPU (docs/prediction.md): calibrate a device profile on single
-# instructions, then run the algorithms on the cuda backend beside the profile's predictions.
-# Writes experiments/results/profile_<GPU>.json (calibrated with other kernels and a new MMU
-# shape between the timed instructions), profile_<GPU>_back_to_back.json and
-# prediction_<GPU>.csv (or under $1).
-#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|validate|extend|others|all]
-# validate runs the main grid of the scans; extend the other tile sizes, the held-out points and
-# n = 2^24..2^28; others the remaining algorithms (decayed scans, SpMV, the products, the
-# iterated-addition scans) at s = 16.
-# Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (default 10),
-# MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow).
+# The prediction experiment on a GPU (docs/prediction.md): calibrate device profiles on single
+# instructions, draw the held-out points and run them on every executor, then the stored grids.
+# Writes into experiments/results (or $1): profile_<GPU>.json (calibrated with other kernels and a
+# new MMU shape between the timed instructions), profile_<GPU>_back_to_back.json,
+# profile_<GPU>_graph.json (device only, `--executor graph`), heldout_<GPU>.csv and .json (the
+# held-out draw, experiments/heldout.py) and prediction_<GPU>.csv (the grids).
+#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|heldout|validate|extend|others|quick|all]
+# heldout draws its points from a printed seed after the profiles exist and runs each on the
+# in-order, graph and dag executors; validate runs the main grid of the scans; extend the other
+# tile sizes, the fixed held-out sizes and n = 2^24..2^28; others the remaining algorithms at
+# s = 16. quick = calibrate + heldout (sized for about 6 minutes on an H100; each stage prints how
+# long it took); all = every stage.
+# Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (grids, default 10),
+# MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow),
+# MMVRAM_SEED (the held-out draw's seed; default: fresh from /dev/urandom, printed),
+# MMVRAM_HELDOUT_PAIRS (drawn pairs, default 24).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tool=${MMVRAM:-$root/build/cuda/tools/mmvram}
@@ -17,6 +22,13 @@ results=${1:-$root/experiments/results}
 what=${2:-all}
 repeat=${MMVRAM_REPEAT:-10}
 max_n=${MMVRAM_MAX_N:-2^22}
+pairs=${MMVRAM_HELDOUT_PAIRS:-24}
+case $what in
+  calibrate | heldout | validate | extend | others | quick | all) ;;
+  *) echo "gpu_prediction.sh: unknown stage '$what' (calibrate, heldout, validate, extend, others, quick, all)" >&2
+     exit 2 ;;
+esac
+[[ -x $tool ]] || { echo "gpu_prediction.sh: no mmvram binary at $tool (build first, or set MMVRAM)" >&2; exit 2; }
 mkdir -p "$results"
 gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 gpu=$(echo "$gpu_name" | awk '{print $2}')  # H100, H200, ...
@@ -25,21 +37,53 @@ csv="$results/prediction_$gpu.csv"
 sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -n 1)
 mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | head -n 1)
 
+# stage NAME: whether this invocation runs stage NAME; prints how long the stage before it took.
+current="" started=0
+stage_took() { [[ -z $current ]] || echo "gpu_prediction.sh: stage $current took $((SECONDS - started)) s"; }
+stage() {
+  [[ $what == "$1" || $what == all || ($what == quick && ($1 == calibrate || $1 == heldout)) ]] || return 1
+  stage_took
+  current=$1 started=$SECONDS
+  echo "gpu_prediction.sh: stage $1"
+}
+has_executor=0
+[[ $("$tool" help) == *--executor* ]] && has_executor=1
+
 # The sweeps below append to $csv and go on past a failed point; a file of another schema would
 # make every one of them refuse, so it is refused here once.
-if [[ -s $csv && $(head -n 1 "$csv") != $("$tool" run hillis-steele-scan --n 4 --format csv | head -n 1) ]]; then
+if [[ $what != calibrate && $what != heldout && $what != quick && -s $csv && $(head -n 1 "$csv") != $("$tool" run hillis-steele-scan --n 4 --format csv | head -n 1) ]]; then
   echo "gpu_prediction.sh: $csv has another CSV header than this mmvram writes; move it away first" >&2
   exit 2
 fi
-if [[ $what == calibrate || $what == all ]]; then
-  for context in interleaved back-to-back; do
+if stage calibrate; then
+  contexts=(interleaved back-to-back)
+  if ((has_executor)); then
+    contexts+=(graph)
+  else
+    echo "gpu_prediction.sh: this mmvram has no --executor: no profile_${gpu}_graph.json" >&2
+  fi
+  for context in "${contexts[@]}"; do
     out=$profile extra=()
     [[ $context == back-to-back ]] && out="$results/profile_${gpu}_back_to_back.json" extra=(--back-to-back)
-    "$tool" calibrate --backend cuda --out "$out" --max-m 2^26 --device "$gpu_name" --sm-clock "$sm" \
-      --memory-clock "$mem" --quiet "${extra[@]}"
+    [[ $context == graph ]] && out="$results/profile_${gpu}_graph.json" extra=(--executor graph)
+    # A failed graph calibration leaves its profile out: the held-out graph and dag runs then
+    # record that as their error.
+    if ! "$tool" calibrate --backend cuda --out "$out" --max-m 2^26 --device "$gpu_name" --sm-clock "$sm" \
+      --memory-clock "$mem" --quiet "${extra[@]}"; then
+      [[ $context == graph ]] || exit 1
+      echo "gpu_prediction.sh: the graph calibration failed: no $out" >&2
+      rm -f "$out"
+    fi
   done
 fi
-if [[ $what == validate || $what == all ]]; then
+if stage heldout; then
+  [[ -f $profile ]] || { echo "gpu_prediction.sh: $profile missing: run the calibrate stage first" >&2; exit 2; }
+  seed_arg=()
+  [[ -n ${MMVRAM_SEED:-} ]] && seed_arg=(--seed "$MMVRAM_SEED")
+  python3 "$root/experiments/heldout.py" run --gpu "$gpu" --device "$gpu_name" --results "$results" \
+    --pairs "$pairs" --repeat 5 --mmvram "$tool" "${seed_arg[@]}"
+fi
+if stage validate; then
   common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)
   # The main grid: n = 2^10, 2^14, ..., s in {2, 16, 128}, one segment and mean length 32.
   "$tool" sweep matmul-scan hillis-steele-scan brent-kung-scan --n "2^10..$max_n:16" --s 2,16,128 --density 0 \
@@ -47,7 +91,7 @@ if [[ $what == validate || $what == all ]]; then
   "$tool" sweep sscr scd block-sscr schwartz-segmented-scan min-index-segmented-scan --n "2^10..$max_n:16" \
     --s 2,16,128 --density 0,1/32 "${common[@]}" || true
 fi
-if [[ $what == extend || $what == all ]]; then
+if stage extend; then
   common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)
   # The other calibrated tile sizes (the MMU algorithms: the VCU-only ones do not use s).
   "$tool" sweep matmul-scan sscr scd --n 2^14,2^20 --s 4,8,32,64 \
@@ -63,7 +107,7 @@ if [[ $what == extend || $what == all ]]; then
   "$tool" sweep matmul-scan hillis-steele-scan sscr scd --n 2^28 --s 16 --density 0 --backend cuda --repeat 5 \
     --profile "$profile" --out "$csv" --quiet || true
 fi
-if [[ $what == others || $what == all ]]; then
+if stage others; then
   common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet --s 16)
   "$tool" sweep decayed-scan-stable --mode float64 --n "2^10..2^22:16" --density 0,1/32 "${common[@]}" || true
   "$tool" sweep spmv --n "2^10..2^22:16" "${common[@]}" || true
@@ -72,4 +116,5 @@ if [[ $what == others || $what == all ]]; then
   "$tool" sweep iterated-addition-scan --n "2^10..2^22:16" "${common[@]}" || true
   "$tool" sweep iterated-addition-segmented-scan --n "2^10..2^22:16" --density 0,1/32 "${common[@]}" || true
 fi
-echo "gpu_prediction.sh: $profile $csv"
+stage_took
+echo "gpu_prediction.sh: done in ${SECONDS} s: results in $results"

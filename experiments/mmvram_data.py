@@ -151,3 +151,38 @@ def read_gpu_bench(results_dir):
                 if key not in kept or rank > kept[key][0]:
                     kept[key] = (rank, dict(r, gpu=gpu, source=path.name))
     return [row for _, row in kept.values()]
+
+
+# The held-out protocol (docs/prediction.md, "The held-out protocol"): what each executor's runs
+# are held against. in-order: one host thread issuing into one stream (queued prediction, the
+# interleaved profile); graph: the run's instructions captured and replayed as CUDA graphs (serial
+# sum, the device-only profile); dag: the ledger's DAG on several streams (longest path, the same
+# profile). measured_span_ns is the in-order span, and the graphs' summed device time otherwise.
+EXECUTORS = {"in-order": {"predicted": "predicted_queued_ns", "profile": "profile_{gpu}.json"},
+             "graph": {"predicted": "predicted_serial_ns", "profile": "profile_{gpu}_graph.json"},
+             "dag": {"predicted": "predicted_dag_ns", "profile": "profile_{gpu}_graph.json"}}
+HELDOUT_MEASURED = "measured_span_ns"
+
+
+def uses_mmu(entry):
+    """True for a registry entry (`mmvram list --format json`) whose algorithm uses the MMU."""
+    return "MMU" in entry["units"]
+
+
+def rival_candidates(registry):
+    """{MMU algorithm: [VCU-only algorithms of the same input]} from `mmvram list --format json`:
+    an MMU algorithm without such a rival in the registry is left out."""
+    vcu = [e for e in registry if not uses_mmu(e)]
+    out = {}
+    for e in registry:
+        if uses_mmu(e):
+            rivals = [v["name"] for v in vcu if v["input"] == e["input"]]
+            if rivals:
+                out[e["name"]] = rivals
+    return out
+
+
+def best_rival(candidates, steps_at_n):
+    """The candidate with the fewest steps at one n (steps_at_n: {algorithm: steps}, from the
+    closed forms); ties go to the earlier candidate in registry order."""
+    return min(candidates, key=lambda a: (steps_at_n[a], candidates.index(a)))

@@ -133,6 +133,11 @@ done
 python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/results"
 # Prediction against measurement, from the stored GPU results (no GPU needed).
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
+# The held-out points per executor, every point counted, and one GPU predicted from the other's
+# rescaled profile (its simulate runs are kept in $out/crossdevice_*.csv and reused).
+python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$root/experiments/results" --mmvram "$tool"
+# The mission's figure: each MMU algorithm over its VCU-only rival, model quantities and times, per GPU.
+python3 "$root/experiments/plot_ratios.py" --out "$out" --results "$root/experiments/results" --mmvram "$tool"
 # Inter-chunk state passing (state propagation over packed sequences, with rivals), from the stored GPU results.
 python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
 # Past one GPU: weak scaling of the sharded kernels and the split state passing, from the stored results.

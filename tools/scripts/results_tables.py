@@ -21,6 +21,7 @@ kernel × dtype × status, the worst error/bound per kernel and dtype, the devic
 (when the log records one).
 """
 import argparse
+import csv
 import importlib.util
 import json
 import pathlib
@@ -374,11 +375,24 @@ def t_state_passing_distributed(arg):
                    "local op only (µs)", "check"], body))
 
 
+def t_heldout(gpu):
+    """The held-out points of one GPU per executor, every point counted (experiments/prediction_summary.py)."""
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import prediction_summary
+    name = f"heldout_{gpu}.csv"
+    if not (RESULTS / name).exists():
+        return (f"No held-out run of the {gpu} is stored yet (`experiments/gpu_prediction.sh experiments/results "
+                f"quick` on that GPU writes `experiments/results/{name}`).")
+    with open(RESULTS / name) as f:
+        rows = list(csv.DictReader(f))
+    return f"From `experiments/results/{name}`. " + prediction_summary.markdown(prediction_summary.summarize(rows, gpu))
+
+
 TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_ablation,
           "ablation_ratio": t_ablation_ratio, "unaligned": t_unaligned, "latency": t_latency,
           "ncu_mix": t_ncu_mix, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
           "v3_accuracy": t_v3_accuracy, "suites": t_suites, "multi_gpu": t_multi_gpu,
-          "state_passing_distributed": t_state_passing_distributed}
+          "state_passing_distributed": t_state_passing_distributed, "heldout": t_heldout}
 
 
 # The fused-kernel model's columns (experiments/fused_model.py): segment lengths by mean, then family.
