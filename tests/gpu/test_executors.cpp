@@ -2,7 +2,8 @@
 // same device operations, so every registered algorithm the cuda backend runs must give
 // bit-identical outputs and identical ledgers under all three, on fresh random inputs, and an
 // error (a word that overflows B bits, a bad flag, a float overflow) must surface as the same
-// error naming the same instruction. A graph or dag run reports a positive device time.
+// error naming the same instruction. A graph or dag run reports a positive device time, and a
+// graph calibration gives the profile that predicts it.
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -10,11 +11,18 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "backend_compare.hpp"
 #include "catch.hpp"
+#include "commands.hpp"
 #include "inputs.hpp"
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/prediction/profile_file.hpp"
+#include "runner.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -201,4 +209,31 @@ TEST_CASE("a float overflow is the same first non-finite result under every exec
   }
   CHECK(seen[1] == seen[0]);
   CHECK(seen[2] == seen[0]);
+}
+
+TEST_CASE("calibrate --executor graph writes a graph profile that predicts graph and dag runs", "[backends]") {
+  gpu::register_cuda_backend();
+  const auto path = std::filesystem::temp_directory_path() / ("mmvram-graph-profile-" + std::to_string(::getpid()) + ".json");
+  tool::calibrate_options c;
+  c.executor = "graph", c.out = path.string(), c.max_m = 1 << 12, c.mmu_s = {16}, c.repeat = 3, c.quiet = true;
+  REQUIRE(tool::command_calibrate(c) == 0);
+  const device_profile p = read_profile(c.out);
+  CHECK(p.context == "graph");
+  REQUIRE(p.classes.count("stream") == 1);
+  CHECK(p.classes.at("stream").points == 15);  // 5 instructions at m = 2^8, 2^10, 2^12
+  for (const std::string ex : {"graph", "dag"}) {
+    tool::run_options o;
+    o.algorithm = "sscr", o.input.n = 1 << 14, o.backend = "cuda", o.executor = ex, o.repeat = 2, o.profile = c.out;
+    const tool::run_report r = tool::run_once(o);
+    INFO(ex);
+    REQUIRE(r.measured);
+    CHECK(r.executor == ex);
+    CHECK(r.measured_span_ns > 0);
+    CHECK(r.measured_end_to_end_ns == r.measured_span_ns);
+    CHECK(r.measured_ns == 0);
+    REQUIRE(r.predicted_time.has_value());
+    CHECK(r.predicted_time->serial_ns > 0);
+    CHECK(tool::csv_row(r).find(",cuda," + ex + ",") != std::string::npos);
+  }
+  std::filesystem::remove(path);
 }

@@ -37,11 +37,9 @@ class graph_executor final : public executor {
     check(cudaStreamBeginCapture(origin_.stream, cudaStreamCaptureModeRelaxed), "graph capture");
     sink_->capturing = true;
     ++capture_;
-    issued_ = false;
   }
   lane issue(std::initializer_list<const producer_mark*> inputs) override {
     prepare();
-    issued_ = true;
     if (branches_.empty()) return origin_;
     int pick = -1;
     for (const producer_mark* m : inputs)
@@ -89,8 +87,11 @@ class graph_executor final : public executor {
     sink_->deferred.clear();
     end_capture_state();
     check(ended, "graph capture");
-    if (!issued_) {
+    std::size_t nodes = 0;
+    const cudaError_t counted = cudaGraphGetNodes(graph, nullptr, &nodes);
+    if (counted != cudaSuccess || nodes == 0) {  // nothing was enqueued (zero-length operands)
       cudaGraphDestroy(graph);
+      check(counted, "graph nodes");
       return;
     }
     cudaGraphExec_t exec = nullptr;
@@ -183,7 +184,7 @@ class graph_executor final : public executor {
   std::vector<std::uint64_t> last_use_;
   std::uint64_t clock_ = 0;
   std::uint64_t capture_ = 0;  // the number of the open (or last) capture
-  bool compute_ = false, issued_ = false, check_used_ = false;
+  bool compute_ = false, check_used_ = false;
   int current_ = -1;  // the current instruction's branch
   std::vector<cudaEvent_t> capture_events_;
   std::vector<segment> segments_;  // launched graphs and eager work, since the last collection
