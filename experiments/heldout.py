@@ -88,8 +88,13 @@ def sha256(path):
 
 
 def build_commit(tool):
-    """(commit, dirty) of the binary: its build tree's generated build_info.cpp where there is one
-    (tools/build_info.cmake), else the source checkout's HEAD and whether tracked files changed."""
+    """(commit, dirty) of the binary: the build_info.json packed beside it (tools/scripts/gpu_suite.sh
+    --pack), else its build tree's generated build_info.cpp (tools/build_info.cmake), else the source
+    checkout's HEAD and whether tracked files changed."""
+    packed = pathlib.Path(tool).resolve().parent / "build_info.json"
+    if packed.exists():
+        info = json.loads(packed.read_text())
+        return info["commit"], bool(info["dirty"])
     info = pathlib.Path(tool).resolve().parent / "build_info.cpp"
     if info.exists():
         text = info.read_text()
