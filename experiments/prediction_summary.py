@@ -8,7 +8,8 @@ one at n >= 2^20). A failed run, or one without a measured or a predicted time, 
 Cross-device: with two GPUs' held-out runs and profiles, each GPU's points are predicted again
 from the other's profiles rescaled by three of its own stream-class numbers (rescaled_profile)
 on the simulate backend (--mmvram; the predictions are kept in crossdevice_<A>_from_<B>.csv in
---out and reused while the draw and the rescaled profile are unchanged).
+--results, stored with the held-out runs, and reused while the draw and the rescaled profile are
+unchanged: a fresh checkout redraws without pricing up to 2^27-item ledgers again).
 usage: experiments/prediction_summary.py [--out experiments/out] [--results experiments/results]
                                          [--mmvram build/cpu/tools/mmvram]
 """
@@ -202,7 +203,7 @@ def cross_device(a, b, rows_a, results, out, tool):
         path = out / kind.format(gpu=f"{b}_rescaled_to_{a}")
         path.write_text(json.dumps(rescaled_profile(json.load(open(src)), json.load(open(dst))), indent=1) + "\n")
         profiles[kind.format(gpu=a)] = path
-    cache = cross_predict(tool, rows_a, profiles, out / f"crossdevice_{a}_from_{b}.csv")
+    cache = cross_predict(tool, rows_a, profiles, results / f"crossdevice_{a}_from_{b}.csv")
     predicted = []
     for r in rows_a:
         if r.get("error"):
