@@ -255,7 +255,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
   handle<T> do_upload(std::span<const T> v) {
     double bound = 0;
     for (const T x : v) bound = std::max(bound, std::fabs(static_cast<double>(x)));
-    exec_->host_wait();  // a copy from pageable memory: outside any capture
+    exec_->before_upload(staging_.staged(v.size() * sizeof(T)));  // a synchronous copy: outside any capture
     auto o = out<T>(static_cast<std::int64_t>(v.size()), bound, false);
     if (!v.empty()) staging_.upload(o->ptr, v.data(), v.size() * sizeof(T), stream_);
     return o;

@@ -140,6 +140,9 @@ class staging_arena {
   staging_arena& operator=(const staging_arena&) = delete;
   // Enqueues the copy of `bytes` at host src to device dst on `stream` (bytes > 0).
   void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+  // Whether upload() of `bytes` is an asynchronous copy from the arena as it is (no growth, no
+  // synchronisation), so that it may be captured into a graph.
+  bool staged(std::size_t bytes) const { return bytes > 0 && bytes <= max_bytes && used_ + bytes <= bytes_; }
   // The stream has drained: the whole arena is free again.
   void rewind() { used_ = 0; }
   // Takes d's spare arena, if any. The caller holds d.lock.

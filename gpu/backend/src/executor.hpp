@@ -59,6 +59,12 @@ class executor {
   // The host is about to wait for the device or to enqueue work outside any capture (a
   // download, compress's count, an upload): graph and dag end the open capture and launch it.
   virtual void host_wait() = 0;
+  // An upload is about to be enqueued on the origin stream; `staged` when it is a copy from the
+  // pinned staging arena that needs no synchronisation. By default the host waits (host_wait).
+  virtual void before_upload(bool staged) {
+    (void)staged;
+    host_wait();
+  }
   // Work outside the graphs that belongs to the run's device time (compress's count), between
   // two host_wait-ed points: graph and dag time it with an event pair.
   virtual void eager_begin() {}

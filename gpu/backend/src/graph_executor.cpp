@@ -103,6 +103,12 @@ class graph_executor final : public executor {
     check(cudaGraphLaunch(exec, origin_.stream), "graph launch");
     eager_end();
   }
+  // graph: a staged upload is captured as a copy node from the pinned arena (which is rewound
+  // only after the stream has drained), so a constant does not split the graph. dag keeps the
+  // wait: a load carries no producer mark, so its readers on other lanes could not wait for it.
+  void before_upload(bool staged) override {
+    if (!staged || !branches_.empty()) host_wait();
+  }
   void eager_begin() override {
     segments_.push_back({events_.get(), nullptr});
     check(cudaEventRecord(segments_.back().start, origin_.stream), "event");
