@@ -2,7 +2,7 @@
 
 Ratios (MMU algorithm / rival at the same n, density, mode and input) of the ledger's steps,
 depth, work and words moved (read + written), of the predicted time and of the measured time on
-each executor, from experiments/results/heldout_<GPU>.csv (the drawn pairs, experiments/heldout.py)
+each executor, from experiments/results/heldout/heldout_<GPU>.csv (the drawn pairs, experiments/heldout.py)
 and prediction_<GPU>.csv (the stored grid, in-order: each MMU row against the rival with the
 fewest steps among the registry's VCU-only candidates of its input at the same n, density and
 mode; needs --mmvram for the registry). The fused kernels: the `mmvram-gpu-bench/1` JSON's kernel
@@ -168,6 +168,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=here / "out", type=pathlib.Path)
     parser.add_argument("--results", default=here / "results", type=pathlib.Path)
+    parser.add_argument("--heldout", default=here / "results" / "heldout", type=pathlib.Path,
+                        help="the held-out runs (heldout_<GPU>.csv, experiments/gpu_prediction.sh quick)")
     parser.add_argument("--mmvram", default=str(here.parent / "build/cpu/tools/mmvram"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -179,7 +181,7 @@ def main():
         print(f"plot_ratios.py: no mmvram at {args.mmvram}: the stored grid's pairs are left out")
     candidates = mmvram_data.rival_candidates(registry) if registry else {}
     points = []
-    for path in sorted(args.results.glob("heldout_*.csv")):
+    for path in sorted(args.heldout.glob("heldout_*.csv")):
         points += heldout_points(path.stem[len("heldout_"):], list(csv.DictReader(open(path))))
     for path in sorted(args.results.glob("prediction_*.csv")):
         points += grid_points(path.stem[len("prediction_"):], list(csv.DictReader(open(path))), registry)

@@ -134,8 +134,9 @@ python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/re
 # Prediction against measurement, from the stored GPU results (no GPU needed).
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
 # The held-out points per executor, every point counted, and one GPU predicted from the other's
-# rescaled profile (its simulate runs are stored in experiments/results/crossdevice_*.csv and reused).
-python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$root/experiments/results" --mmvram "$tool"
+# rescaled profile, all from experiments/results/heldout/ (the quick run's own profiles, its runs and
+# the stored cross-device predictions, crossdevice_*.csv, reused).
+python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$root/experiments/results/heldout" --mmvram "$tool"
 # The mission's figure: each MMU algorithm over its VCU-only rival, model quantities and times, per GPU.
 python3 "$root/experiments/plot_ratios.py" --out "$out" --results "$root/experiments/results" --mmvram "$tool"
 # Inter-chunk state passing (state propagation over packed sequences, with rivals), from the stored GPU results.

@@ -102,7 +102,8 @@ def test_ratios():
             w.writeheader()
             w.writerows(constructed_rows())
         done = subprocess.run([sys.executable, str(ROOT / "experiments/plot_ratios.py"), "--out", str(out), "--results",
-                               str(results), "--mmvram", "/nonexistent"], capture_output=True, text=True)
+                               str(results), "--heldout", str(results), "--mmvram", "/nonexistent"],
+                              capture_output=True, text=True)
         check(done.returncode == 0 and (out / "ratios_vs_n.png").stat().st_size > 1000, "plot_ratios.py draws the figure")
         rows = list(csv.DictReader(open(out / "ratios_vs_n.csv")))
         check(len(rows) == 6 and {r["gpu"] for r in rows} == {"T"}, "plot_ratios.py: 6 ratios (2 draws x 3 executors)")

@@ -379,9 +379,9 @@ def t_heldout(gpu):
     """The held-out points of one GPU per executor, every point counted (experiments/prediction_summary.py)."""
     sys.path.insert(0, str(ROOT / "experiments"))
     import prediction_summary
-    name = f"heldout_{gpu}.csv"
+    name = f"heldout/heldout_{gpu}.csv"
     if not (RESULTS / name).exists():
-        return (f"No held-out run of the {gpu} is stored yet (`experiments/gpu_prediction.sh experiments/results "
+        return (f"No held-out run of the {gpu} is stored yet (`experiments/gpu_prediction.sh experiments/results/heldout "
                 f"quick` on that GPU writes `experiments/results/{name}`).")
     with open(RESULTS / name) as f:
         rows = list(csv.DictReader(f))
