@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace mmv {
@@ -116,8 +117,10 @@ vec<T> machine::retire(op_code op, const operand_sizes& sizes, handle<T> out, st
   operand_sizes priced = sizes;
   priced.out = length;
   priced.s = config_.s;
-  ledger_.retire(instruction_record{name, info.where, region, length, price_of(op, priced), node.depth, preview, -1.0,
-                                    std::move(input_records), priced});
+  instruction_record record{name, info.where, region, length, price_of(op, priced), node.depth, preview, -1.0,
+                            std::move(input_records), priced};
+  record.real_output = std::is_same_v<T, real>;
+  ledger_.retire(std::move(record));
   return vec<T>(std::move(out), node);
 }
 

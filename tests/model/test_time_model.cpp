@@ -112,6 +112,37 @@ TEST_CASE("the queued prediction makes the host wait for the device before a com
   CHECK(mmv::predict_time(p, m.costs().records(), false).queued_ns == Approx(6492));
 }
 
+TEST_CASE("a real result adds the executor's inf/nan check: one more streaming read of it", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  c.format = mmv::number_format::float64;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::real>(std::vector<mmv::real>(16, 1.0));
+  const auto a = m.add(x, x);                 // 1192 ns, then its check: 1000 + 0.5 * 8 * 16 = 1064
+  const auto b = m.add(x, mmv::real{1});      // 1128 ns + 1064
+  const auto y = m.mmu(a, m.load<mmv::real>(std::vector<mmv::real>(16, 1.0)));  // 2096.64 ns + 1064
+  (void)b, (void)y;
+  auto p = small_profile();
+  p.classes["mmu-real/s4"] = p.classes["mmu-word/s4"];
+  const auto& r = m.costs().records();
+  CHECK(r[1].real_output);
+  CHECK(r[3].where == mmv::unit::scalar);  // a load: no check is priced for it
+  auto t = mmv::predict_time(p, r, true);
+  CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64 + 3 * 1064));
+  CHECK(t.queued_ns == Approx(t.serial_ns));  // no host times: the device never waits
+  // The checks queue in program order after their results: a's ends at 2256, b's at 3320, y's
+  // (y done at 1192 + 2096.64) at 4384.
+  CHECK(t.dag_ns == Approx(4384));
+  // A graph profile's mmu-real constants hold the product's check already.
+  p.context = "graph";
+  t = mmv::predict_time(p, r, true);
+  CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64 + 2 * 1064));
+  // Word results are not checked.
+  mmv::machine w(mmv::machine_config{});
+  (void)w.add(w.load<mmv::word>(std::vector<mmv::word>(16, 1)), mmv::word{1});
+  CHECK_FALSE(w.costs().records()[1].real_output);
+}
+
 TEST_CASE("the fit recovers known constants from exact points", "[time]") {
   std::vector<double> bytes, work, ns;
   for (double m = 256; m <= (1 << 24); m *= 4) {

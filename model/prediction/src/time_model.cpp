@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace mmv {
 
@@ -73,23 +74,44 @@ double issue_ns(const device_profile& p, const instruction_record& r, bool real_
 }
 }  // namespace
 
+namespace {
+// The executor's inf/nan check after a real result (the cuda backend, every executor): one more
+// streaming read of the output, priced by the stream class. A graph profile's mmu-real constants
+// already hold it (its chains time a product with its check), so there only VCU results add it.
+// Returns {device ns, host issue ns}.
+std::pair<double, double> check_ns(const device_profile& p, const instruction_record& r) {
+  if (!r.real_output || r.where == unit::scalar || (r.where == unit::mmu && p.context == "graph")) return {0, 0};
+  const auto it = p.classes.find("stream");
+  if (it == p.classes.end()) return {0, 0};
+  return {it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0),
+          it->second.host_ns};
+}
+}  // namespace
+
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
   time_prediction t;
   std::vector<double> finish(records.size(), 0.0);
-  double host_clock = 0;
+  double host_clock = 0, check_clock = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const double own = predict_record_ns(p, records[i], real_words);
+    const auto [check, check_issue] = check_ns(p, records[i]);
     double ready = 0;
     for (const auto in : records[i].inputs)
       if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
     finish[i] = ready + own;
-    t.serial_ns += own;
-    t.dag_ns = std::max(t.dag_ns, finish[i]);
+    t.serial_ns += own + check;
+    // The checks run in program order on a queue of their own, each after its result.
+    if (check > 0) check_clock = std::max(check_clock, finish[i]) + check;
+    t.dag_ns = std::max({t.dag_ns, finish[i], check_clock});
     if (records[i].where == unit::scalar) continue;
     // compress's output length is a count the host reads back: it waits for the device first.
     if (instruction_class(records[i], real_words) == "compress") host_clock = std::max(host_clock, t.queued_ns);
     host_clock += issue_ns(p, records[i], real_words);
     t.queued_ns = std::max(t.queued_ns, host_clock) + own;
+    if (check > 0) {  // issued right after the instruction, into the same queue
+      host_clock += check_issue;
+      t.queued_ns = std::max(t.queued_ns, host_clock) + check;
+    }
   }
   if (!std::isfinite(t.serial_ns) || !std::isfinite(t.dag_ns) || !std::isfinite(t.queued_ns))
     throw model_error("the predicted device time is not finite: the profile's constants are too large");

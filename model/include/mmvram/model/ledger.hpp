@@ -28,6 +28,9 @@ struct instruction_record {
   // planning or synchronisation before the call returns). The front's checks before it and
   // the retiring of the record after it are not included.
   double host_ns = -1;
+  // The result holds reals: a timing backend's executors check it for inf/nan after it (the
+  // cuda backend's find_nonfinite, one more read of it), which the time model prices.
+  bool real_output = false;
 };
 
 // Costs split by unit. The scalar unit is free (no steps, no work): `scalar` holds only the

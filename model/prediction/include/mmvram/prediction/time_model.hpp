@@ -69,6 +69,10 @@ double record_bytes(const instruction_record& r, int bytes_per_word);
 // Throws model_error when the profile has no model for the record's class.
 double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words);
 
+// Every record with a real result (instruction_record::real_output, not a load) is followed by
+// the executor's inf/nan check, priced as the stream class reading the result once (with its
+// host issue in the queued prediction; on a queue of its own, in program order, in the DAG
+// one); a graph profile's mmu-real constants already hold the check of a product.
 struct time_prediction {
   double serial_ns = 0;  // sum over the MMU and VCU records
   double dag_ns = 0;     // longest path through the records' inputs, weighted by their times
