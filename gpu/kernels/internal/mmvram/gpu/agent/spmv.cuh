@@ -25,7 +25,7 @@ using spmv_default_policy = spmv_policy<7>;
 template <class T, class P>
 struct spmv_agent {
   struct temp_storage {
-    std::int64_t row_end[P::tile_items + 1];  // the tile's row ends, then a sentinel
+    std::int32_t row_end[P::tile_items + 1];  // the tile's row ends less j0, then a sentinel
     T prod[P::tile_items];                    // the tile's products
     T y[P::tile_items];                       // the tile's finished rows
     warp::seg<T> warp_span[tile::kWarps];
@@ -39,6 +39,30 @@ struct spmv_agent {
   std::int64_t rows, nnz;
   const std::int64_t* coords;  // coords[t] = row coordinate of tile t's first diagonal
 
+  // GATHER and MULT of the tile's row ends (a_len <= tile_items) and b_len <= tile_items products:
+  // each thread issues its `items` loads of each array before using any (independent loads in
+  // flight: the gathers of x wait on the columns only), coalesced across the block.
+  __device__ __forceinline__ void stage(int tid, std::int64_t i0, std::int64_t j0, int a_len, int b_len) {
+#pragma unroll
+    for (int k = 0; k < P::items; ++k) {
+      const int e = tid + k * P::threads;
+      if (e < a_len) s.row_end[e] = int(__ldcs(row_offsets + i0 + e + 1) - j0);
+    }
+    if (tid == 0) s.row_end[a_len] = 0x7fffffff;
+    std::int32_t c[P::items];
+    T v[P::items];
+#pragma unroll
+    for (int k = 0; k < P::items; ++k) {
+      const int e = tid + k * P::threads;
+      if (e < b_len) c[k] = __ldcs(cols + j0 + e), v[k] = __ldcs(values + j0 + e);
+    }
+#pragma unroll
+    for (int k = 0; k < P::items; ++k) {
+      const int e = tid + k * P::threads;
+      if (e < b_len) s.prod[e] = v[k] * __ldg(x + c[k]);
+    }
+  }
+
   // Tile t: writes y[r] for the rows whose end lies in the tile (their sum within the tile) and
   // carry[t] = the sum within the tile of row coords[t + 1] (the row open at the tile's end).
   __device__ __forceinline__ void consume_tile(std::int64_t t) {
@@ -46,23 +70,21 @@ struct spmv_agent {
     const std::int64_t d0 = t * P::tile_items, d1 = d0 + P::tile_items < rows + nnz ? d0 + P::tile_items : rows + nnz;
     const std::int64_t i0 = coords[t], i1 = coords[t + 1], j0 = d0 - i0;
     const int a_len = int(i1 - i0), b_len = int(d1 - i1 - j0);
-    for (int k = tid; k < a_len; k += P::threads) s.row_end[k] = row_offsets[i0 + k + 1];
-    if (tid == 0) s.row_end[a_len] = 0x7fffffffffffffffLL;
-    for (int k = tid; k < b_len; k += P::threads)  // GATHER and MULT
-      s.prod[k] = __ldcs(values + j0 + k) * __ldg(x + __ldcs(cols + j0 + k));
+    stage(tid, i0, j0, a_len, b_len);
     __syncthreads();
 
+    // Path coordinates in the tile: i a row (0 .. a_len), j a nonzero less j0 (0 .. b_len).
     const int len = a_len + b_len, dt = tid * P::items < len ? tid * P::items : len;
-    std::int64_t i = tile::merge_path_row(s.row_end, a_len, j0, b_len, dt), j = j0 + dt - i;
+    int i = int(tile::merge_path_row(s.row_end, a_len, 0, b_len, dt)), j = dt - i;
     T run = T(0), first = T(0);
     int first_row = -1;
 #pragma unroll
     for (int k = 0; k < P::items; ++k) {
       if (dt + k >= len) break;
       if (j < s.row_end[i]) {
-        run += s.prod[j - j0], ++j;
+        run += s.prod[j], ++j;
       } else {  // the end of row i0 + i: its sum within this thread is read off
-        if (first_row < 0) first = run, first_row = int(i);
+        if (first_row < 0) first = run, first_row = i;
         else s.y[i] = run;
         run = T(0), ++i;
       }

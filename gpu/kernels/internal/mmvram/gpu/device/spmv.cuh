@@ -47,8 +47,19 @@ __global__ void spmv_fixup_kernel(T* y, std::int64_t rows, std::int64_t tiles, c
     if (coords[mid] <= r) lo = mid + 1;
     else hi = mid;
   }
+  // Tiles t .. lo - 2, each lane its strided share in order; the loads go 8 at a time (the adds
+  // stay in order: the same sum as one at a time).
+  constexpr int U = 8;
   T acc = T(0);
-  for (std::int64_t u = t + lane; u + 1 < lo; u += 32) acc += carry[u];  // tiles t .. lo - 2
+  std::int64_t u = t + lane;
+  for (; u + 32 * (U - 1) + 1 < lo; u += 32 * U) {
+    T c[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) c[k] = carry[u + 32 * k];
+#pragma unroll
+    for (int k = 0; k < U; ++k) acc += c[k];
+  }
+  for (; u + 1 < lo; u += 32) acc += carry[u];
 #pragma unroll
   for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(~0u, acc, o);
   if (lane == 0) y[r] += acc;
