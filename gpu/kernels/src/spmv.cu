@@ -26,8 +26,8 @@ void run(const std::int64_t* row_offsets, const std::int32_t* cols, const T* val
   if (tiles == 0) return;
   auto* coords = static_cast<std::int64_t*>(temp);
   T* carry = reinterpret_cast<T*>(static_cast<char*>(temp) + coord_bytes);
-  constexpr int search_threads = 256, fixup_warps = 8;
-  device::spmv_search_kernel<P><<<unsigned((tiles + search_threads) / search_threads), search_threads, 0, stream>>>(
+  constexpr int search_warps = 8, fixup_warps = 8;
+  device::spmv_search_kernel<P><<<unsigned((tiles + 1 + search_warps - 1) / search_warps), 32 * search_warps, 0, stream>>>(
       row_offsets, rows, nnz, tiles, coords);
   detail::check(cudaGetLastError(), "spmv_csr search launch");
   device::spmv_kernel<T, P><<<unsigned(tiles), P::threads, 0, stream>>>(row_offsets, cols, values, x, y, rows, nnz,

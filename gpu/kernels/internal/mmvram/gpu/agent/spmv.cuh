@@ -26,8 +26,7 @@ template <class T, class P>
 struct spmv_agent {
   struct temp_storage {
     std::int32_t row_end[P::tile_items + 1];  // the tile's row ends less j0, then a sentinel
-    T prod[P::tile_items];                    // the tile's products
-    T y[P::tile_items];                       // the tile's finished rows
+    T buf[P::tile_items];  // the tile's products at [0, b_len), its finished rows at [b_len, b_len + a_len)
     warp::seg<T> warp_span[tile::kWarps];
   };
 
@@ -59,7 +58,7 @@ struct spmv_agent {
 #pragma unroll
     for (int k = 0; k < P::items; ++k) {
       const int e = tid + k * P::threads;
-      if (e < b_len) s.prod[e] = v[k] * __ldg(x + c[k]);
+      if (e < b_len) s.buf[e] = v[k] * __ldg(x + c[k]);
     }
   }
 
@@ -76,16 +75,16 @@ struct spmv_agent {
     // Path coordinates in the tile: i a row (0 .. a_len), j a nonzero less j0 (0 .. b_len).
     const int len = a_len + b_len, dt = tid * P::items < len ? tid * P::items : len;
     int i = int(tile::merge_path_row(s.row_end, a_len, 0, b_len, dt)), j = dt - i;
-    T run = T(0), first = T(0);
+    T run = T(0), first = T(0), *const y_tile = s.buf + b_len;
     int first_row = -1;
 #pragma unroll
     for (int k = 0; k < P::items; ++k) {
       if (dt + k >= len) break;
       if (j < s.row_end[i]) {
-        run += s.prod[j], ++j;
+        run += s.buf[j], ++j;
       } else {  // the end of row i0 + i: its sum within this thread is read off
         if (first_row < 0) first = run, first_row = i;
-        else s.y[i] = run;
+        else y_tile[i] = run;
         run = T(0), ++i;
       }
     }
@@ -104,10 +103,10 @@ struct spmv_agent {
     __syncthreads();
     warp::seg<T> pre[1], total;
     tile::warp_prefixes<T, 1>(s.warp_span, warp, pre, total);
-    if (first_row >= 0) s.y[first_row] = warp::combine(pre[0], ex).v + first;
+    if (first_row >= 0) y_tile[first_row] = warp::combine(pre[0], ex).v + first;
     if (tid == 0) carry[t] = total.v;
     __syncthreads();
-    for (int k = tid; k < a_len; k += P::threads) y[i0 + k] = s.y[k];
+    for (int k = tid; k < a_len; k += P::threads) y[i0 + k] = y_tile[k];
   }
 };
 
