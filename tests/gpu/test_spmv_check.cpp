@@ -36,6 +36,11 @@ TEST_CASE("merge_path_row: the row ends among the first d items of the path, who
       const std::int64_t k0 = k / 2, i0 = walk[k0], j0 = k0 - i0;
       CHECK(mmv::gpu::tile::merge_path_row(ro.data() + 1 + i0, walk[k] - i0, j0, (k - walk[k]) - j0, k - k0) ==
             walk[k] - i0);
+      // The tile's own search (agent/spmv.cuh): 32-bit, row ends relative to j0.
+      std::vector<int> rel;
+      for (std::int64_t r = i0; r < walk[k]; ++r) rel.push_back(int(ro[r + 1] - j0));
+      CHECK(mmv::gpu::tile::merge_path_row32(rel.data(), int(walk[k] - i0), int((k - walk[k]) - j0), int(k - k0)) ==
+            walk[k] - i0);
     }
   }
 }

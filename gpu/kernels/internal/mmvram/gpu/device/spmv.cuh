@@ -43,10 +43,10 @@ __global__ void spmv_search_kernel(const std::int64_t* row_offsets, std::int64_t
 template <class T, class P>
 __global__ void __launch_bounds__(P::threads)
     spmv_kernel(const std::int64_t* row_offsets, const std::int32_t* cols, const T* values, const T* x, T* y,
-                std::int64_t rows, std::int64_t nnz, const std::int64_t* coords, T* carry) {
+                std::int64_t rows, std::int64_t nnz, const std::int64_t* coords, T* carry, bool vec) {
   using agent_t = agent::spmv_agent<T, P>;
   __shared__ typename agent_t::temp_storage s;
-  agent_t{s, row_offsets, cols, values, x, y, carry, rows, nnz, coords}.consume_tile(blockIdx.x);
+  agent_t{s, row_offsets, cols, values, x, y, carry, rows, nnz, coords, vec}.consume_tile(blockIdx.x);
 }
 
 // One warp per tile t. The first tile of each run of tiles carrying the same row r (carry row
