@@ -45,11 +45,12 @@ TEST_CASE("merge_path_row: the row ends among the first d items of the path, who
   }
 }
 
-TEST_CASE("spmv_rounding_depth: the row length for short rows, 29 + carries/32 for long ones") {
+TEST_CASE("spmv_rounding_depth: the row length for short rows, max(37 + fp32, 29 + fp64 carries/32) for long ones") {
   CHECK(mmv::gpu::spmv_rounding_depth(0) == 0);
   for (std::int64_t len = 1; len <= 29; ++len) CHECK(mmv::gpu::spmv_rounding_depth(len) == len);
-  CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // 29 + ceil(ceil(31 / 1792) / 32) = 30
-  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // ceil(1000001 / 1792) = 559 carries, 18 a lane
+  CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // max(37 + 1, 29 + 1) > 30: the length
+  CHECK(mmv::gpu::spmv_rounding_depth(39) == 38);  // fp32's 15-item runs: 37 + 1
+  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // fp64: 559 carries, 18 a lane: 47; fp32: 261, 9: 46
   std::int64_t prev = 0;
   for (std::int64_t len = 1; len < (std::int64_t(1) << 40); len = len * 3 + 1) {
     const std::int64_t k = mmv::gpu::spmv_rounding_depth(len);

@@ -13,14 +13,28 @@
 
 namespace mmv::gpu::agent {
 
-// Tuning: a block of tile::kThreads threads, `Items` path items each (CUB's SpMV policy idea).
-template <int Items>
+// Tuning: a block of tile::kThreads threads, `Items` path items each (CUB's SpMV policy idea),
+// values and columns staged with 16-byte loads where aligned (VectorLoads) or element by element.
+template <int Items, bool VectorLoads>
 struct spmv_policy {
   static constexpr int threads = tile::kThreads;
   static constexpr int items = Items;
   static constexpr int tile_items = threads * Items;
+  static constexpr bool vector_loads = VectorLoads;
 };
-using spmv_default_policy = spmv_policy<7>;
+// Per value type, as measured on an H100 (docs/kernels.md "SpMV"): fp32 15 items with 16-byte
+// loads; fp64 7 items element by element (its double2 staging took registers and occupancy and
+// ran slower). spmv_rounding_depth takes the larger depth of the two.
+template <class T>
+struct spmv_default_policy;
+template <>
+struct spmv_default_policy<float> {
+  using type = spmv_policy<15, true>;
+};
+template <>
+struct spmv_default_policy<double> {
+  using type = spmv_policy<7, false>;
+};
 
 // 16-byte loads of values and columns: V elements a load (float4/int4, double2/int2).
 template <class T>

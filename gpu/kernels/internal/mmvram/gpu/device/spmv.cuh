@@ -49,6 +49,18 @@ __global__ void __launch_bounds__(P::threads)
   agent_t{s, row_offsets, cols, values, x, y, carry, rows, nnz, coords, vec}.consume_tile(blockIdx.x);
 }
 
+// A fix-up lane's share in blocks of U strided loads, issued before their in-order adds.
+template <int U, class T>
+__device__ __forceinline__ void fixup_share(const T* carry, std::int64_t lo, std::int64_t& u, T& acc) {
+  for (; u + 32 * (U - 1) + 1 < lo; u += 32 * U) {
+    T c[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) c[k] = carry[u + 32 * k];
+#pragma unroll
+    for (int k = 0; k < U; ++k) acc += c[k];
+  }
+}
+
 // One warp per tile t. The first tile of each run of tiles carrying the same row r (carry row
 // coords[t + 1] < rows) sums the run's carries (each lane its strided share in order, then a
 // butterfly) and adds the sum to y[r]: y[r] = (r's sum in its last tile) + (that carry sum).
@@ -66,18 +78,12 @@ __global__ void spmv_fixup_kernel(T* y, std::int64_t rows, std::int64_t tiles, c
     if (coords[mid] <= r) lo = mid + 1;
     else hi = mid;
   }
-  // Tiles t .. lo - 2, each lane its strided share in order; the loads go 8 at a time (the adds
-  // stay in order: the same sum as one at a time).
-  constexpr int U = 8;
+  // Tiles t .. lo - 2, each lane its strided share in order; the loads go 32, then 8 at a time
+  // (the adds stay in order: the same sum as one at a time).
   T acc = T(0);
   std::int64_t u = t + lane;
-  for (; u + 32 * (U - 1) + 1 < lo; u += 32 * U) {
-    T c[U];
-#pragma unroll
-    for (int k = 0; k < U; ++k) c[k] = carry[u + 32 * k];
-#pragma unroll
-    for (int k = 0; k < U; ++k) acc += c[k];
-  }
+  fixup_share<32>(carry, lo, u, acc);
+  fixup_share<8>(carry, lo, u, acc);
   for (; u + 1 < lo; u += 32) acc += carry[u];
 #pragma unroll
   for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(~0u, acc, o);
