@@ -2,7 +2,8 @@
 // path, spmv_kernel runs one tile per block (agent/spmv), and spmv_fixup_kernel adds each
 // tile's carry to the row it belongs to. The carries cross tiles by this fix-up, not by the
 // look-back chain of the scans (tile/lookback): a chain word holds a 32-bit value beside its
-// status, which fp64 does not fit, and a fix-up reads one value per tile (1/3840 or 1/1792 of the path).
+// status, which fp64 does not fit, and a fix-up reads one value per tile (1/3840 of the path in
+// fp32, 1/1792 in fp64).
 #pragma once
 #include <cstdint>
 
