@@ -29,11 +29,12 @@ void run(const std::int64_t* row_offsets, const std::int32_t* cols, const T* val
   if (!detail::aligned_to(temp, 16)) throw cuda_error("mmvram spmv_csr: temporary storage not 16-byte aligned");
   if (tiles == 0) return;
   auto* coords = static_cast<std::int64_t*>(temp);
-  const bool vec = P::vector_loads && detail::aligned_to(values, 16) && detail::aligned_to(cols, 16);  // 16-byte staging loads
+  // 16-byte staging loads where the policy asks for them and values and columns allow them.
+  const bool vec = P::vector_loads && detail::aligned_to(values, 16) && detail::aligned_to(cols, 16);
   T* carry = reinterpret_cast<T*>(static_cast<char*>(temp) + coord_bytes);
   constexpr int search_warps = 8, fixup_warps = 8;
-  device::spmv_search_kernel<P><<<unsigned((tiles + 1 + search_warps - 1) / search_warps), 32 * search_warps, 0, stream>>>(
-      row_offsets, rows, nnz, tiles, coords);
+  const unsigned search_blocks = unsigned((tiles + 1 + search_warps - 1) / search_warps);
+  device::spmv_search_kernel<P><<<search_blocks, 32 * search_warps, 0, stream>>>(row_offsets, rows, nnz, tiles, coords);
   detail::check(cudaGetLastError(), "spmv_csr search launch");
   device::spmv_kernel<T, P><<<unsigned(tiles), P::threads, 0, stream>>>(row_offsets, cols, values, x, y, rows, nnz,
                                                                         coords, carry, vec);
