@@ -202,7 +202,7 @@ const std::vector<command_doc> docs{
                  {"--reps", "R", "timed runs per implementation (default 50)"},
                  {"--warmup", "W", "untimed runs first (default 5)"},
                  {"--seed", "S", "seed of the matrices and x"},
-                 {"--out", "FILE.json", "write the results as JSON (schema mmvram-gpu-spmv/1)"}},
+                 {"--out", "FILE.json", "write the results as JSON (schema mmvram-gpu-spmv/2)"}},
      .note = "Each implementation's y is checked against a long-double CPU reference within the derived\n"
              "  bound (docs/kernels.md \"SpMV\") before it is timed; a failed check is not timed (exit 1)."},
     {.name = "kernels multi-gpu",

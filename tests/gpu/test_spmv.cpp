@@ -42,9 +42,12 @@ std::vector<named_matrix> matrices(std::uint64_t seed) {
   mmv::inputs::stream d(seed);
   for (auto& l : sparse_rows) l = d.unit() < 0.1 ? d.integer(1, 60) : 0;
   v.push_back({"many empty rows", of_lengths(sparse_rows, 10000, seed)});
-  std::vector<std::int64_t> odd(1791);  // rows + nnz not a multiple of the tile (1792 items)
+  std::vector<std::int64_t> odd(1791);  // rows + nnz not a multiple of the fp64 tile (1792 items)
   for (std::size_t i = 0; i < odd.size(); ++i) odd[i] = std::int64_t(i % 7);
   v.push_back({"lengths 0..6", of_lengths(odd, 333, seed)});
+  std::vector<std::int64_t> odd32(3839);  // nor of the fp32 tile (3840 items)
+  for (std::size_t i = 0; i < odd32.size(); ++i) odd32[i] = std::int64_t(i % 9);
+  v.push_back({"lengths 0..8", of_lengths(odd32, 777, seed)});
   v.push_back({"power law", mmv::power_law_matrix(30000, 20000, 24, 1.5, seed)});
   v.push_back({"banded", mmv::banded_matrix(20011, 7, seed)});
   v.push_back({"bigbird", mmv::bigbird_matrix(2048, 32, 2, 3, 1, seed)});

@@ -36,15 +36,21 @@ TEST_CASE("merge_path_row: the row ends among the first d items of the path, who
       const std::int64_t k0 = k / 2, i0 = walk[k0], j0 = k0 - i0;
       CHECK(mmv::gpu::tile::merge_path_row(ro.data() + 1 + i0, walk[k] - i0, j0, (k - walk[k]) - j0, k - k0) ==
             walk[k] - i0);
+      // The tile's own search (agent/spmv.cuh): 32-bit, row ends relative to j0.
+      std::vector<int> rel;
+      for (std::int64_t r = i0; r < walk[k]; ++r) rel.push_back(int(ro[r + 1] - j0));
+      CHECK(mmv::gpu::tile::merge_path_row32(rel.data(), int(walk[k] - i0), int((k - walk[k]) - j0), int(k - k0)) ==
+            walk[k] - i0);
     }
   }
 }
 
-TEST_CASE("spmv_rounding_depth: the row length for short rows, 29 + carries/32 for long ones") {
+TEST_CASE("spmv_rounding_depth: the row length for short rows, max(37 + fp32, 29 + fp64 carries/32) for long ones") {
   CHECK(mmv::gpu::spmv_rounding_depth(0) == 0);
   for (std::int64_t len = 1; len <= 29; ++len) CHECK(mmv::gpu::spmv_rounding_depth(len) == len);
-  CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // 29 + ceil(ceil(31 / 1792) / 32) = 30
-  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // ceil(1000001 / 1792) = 559 carries, 18 a lane
+  CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // max(37 + 1, 29 + 1) > 30: the length
+  CHECK(mmv::gpu::spmv_rounding_depth(39) == 38);  // fp32's 15-item runs: 37 + 1
+  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // fp64: 559 carries, 18 a lane: 47; fp32: 261, 9: 46
   std::int64_t prev = 0;
   for (std::int64_t len = 1; len < (std::int64_t(1) << 40); len = len * 3 + 1) {
     const std::int64_t k = mmv::gpu::spmv_rounding_depth(len);
@@ -62,10 +68,10 @@ TEST_CASE("spmv_reference_of: exact sums, absolute sums and lengths, values roun
   a.values = {1, 2, 0.1, -3};
   const std::vector<double> x{0.5, 0.25};
   const auto r = spmv_reference_of<float>(a, x);
-  CHECK(r.y == std::vector<double>{1.0, 0.0, double(0.1f) * 0.5 - 0.75});
-  CHECK(r.abs_sum == std::vector<double>{1.0, 0.0, double(0.1f) * 0.5 + 0.75});
+  CHECK(r.y == std::vector<long double>{1.0L, 0.0L, (long double)(0.1f) * 0.5L - 0.75L});
+  CHECK(r.abs_sum == std::vector<long double>{1.0L, 0.0L, (long double)(0.1f) * 0.5L + 0.75L});
   CHECK(r.length == std::vector<std::int64_t>{2, 0, 2});
-  CHECK(spmv_reference_of<double>(a, x).y[2] == 0.1 * 0.5 - 0.75);
+  CHECK(spmv_reference_of<double>(a, x).y[2] == static_cast<long double>(0.1) * 0.5L - 0.75L);
 }
 
 TEST_CASE("verify_spmv: inside the bound passes, outside fails, NaN fails") {
@@ -96,4 +102,25 @@ TEST_CASE("verify_spmv: inside the bound passes, outside fails, NaN fails") {
   CHECK_FALSE(verify_spmv(shifted(3, 1.1 * rival), ref, spmv_impl::cusparse_merge).pass);
   CHECK_FALSE(verify_spmv(shifted(2, 1e-30), ref, spmv_impl::ours).pass);  // an empty row must be 0
   CHECK_FALSE(verify_spmv(shifted(1, NAN), ref, spmv_impl::ours).pass);
+}
+
+// The reference is kept in long double: a row of one fp64 product p, rounded once on the device
+// (fl53(p)), passes against fl64(p). Rounding the reference to double as well (fl53(fl64(p)), a
+// double rounding) can land one ulp from fl53(p), beyond gamma_1(2^-53)|p|: the fp64 failure of
+// rows of length 1 that this guards against.
+TEST_CASE("verify_spmv: a one-entry fp64 row rounded once passes against the long-double reference") {
+  mmv::inputs::stream d(99);
+  int found = 0;
+  for (int i = 0; i < 200000 && found < 20; ++i) {
+    const double v = 2 * d.unit() - 1, w = 2 * d.unit() - 1;
+    const volatile double p = v * w;  // fl53(v w), as the device's DMUL
+    if (static_cast<double>(static_cast<long double>(v) * w) == p) continue;  // no double rounding here
+    ++found;
+    mmv::csr_matrix a;
+    a.rows = 1, a.cols = 1, a.row_ptr = {0, 1}, a.col_idx = {0}, a.values = {v};
+    const auto ref = spmv_reference_of<double>(a, {w});
+    CHECK(verify_spmv(std::vector<double>{p}, ref, spmv_impl::ours).pass);
+    CHECK(verify_spmv(std::vector<double>{p}, ref, spmv_impl::cusparse_default).pass);
+  }
+  CHECK(found > 0);
 }

@@ -105,13 +105,14 @@ std::string utc_now() {
   return buf;
 }
 
-// The bytes one product must move: values, column indices, row offsets (8 or 4 bytes each),
-// one read of x per nonzero (the gathers, whether or not a cache serves them) and y.
+// The compulsory bytes of one product (the floor): values, column indices (int32), row offsets
+// in the implementation's own index type (8 B for ours, 4 B for cuSPARSE), x once and y once.
+// The per-nonzero gathers of x are not compulsory (a cache may serve them): x_gathers_bytes, apart.
 json bytes_json(const csr_matrix& a, std::size_t value_size, std::size_t offset_size) {
   const double nnz = double(a.nonzeros()), rows = double(a.rows);
   json b;
   b["values"] = nnz * double(value_size), b["col_indices"] = nnz * 4, b["row_offsets"] = (rows + 1) * double(offset_size);
-  b["x_gathers"] = nnz * double(value_size), b["y"] = rows * double(value_size);
+  b["x"] = double(a.cols) * double(value_size), b["y"] = rows * double(value_size);
   double total = 0;
   for (const auto& [k, v] : b.items()) total += v.get<double>();
   b["total"] = total;
@@ -147,7 +148,7 @@ json run_type(const bench_matrix& m, const std::vector<double>& x, const spmv_op
       r["temp_bytes"] = runner->temp_bytes(), r["preprocessed"] = runner->preprocessed();
       r["median_ms"] = t.median_ms, r["min_ms"] = t.min_ms, r["max_ms"] = t.max_ms;
       r["gflops"] = 2.0 * double(m.a.nonzeros()) / (t.median_ms * 1e6);
-      r["bytes"] = bytes;
+      r["bytes"] = bytes, r["x_gathers_bytes"] = double(m.a.nonzeros()) * double(sizeof(T));
       r["gbs"] = total / (t.median_ms * 1e6);
       r["byte_floor_ms"] = floor_ms, r["percent_of_floor"] = 100.0 * floor_ms / t.median_ms;
       std::snprintf(line, sizeof line, "  %-18s %-4s %9.4f ms %8.1f GFLOP/s %7.0f GB/s %5.0f%% of floor  err/bound %.2g\n",
@@ -203,7 +204,7 @@ int run_spmv_bench(const spmv_options& o, std::ostream& os) {
   }
   if (!o.out_path.empty()) {
     json doc;
-    doc["schema"] = "mmvram-gpu-spmv/1";
+    doc["schema"] = "mmvram-gpu-spmv/2";
     doc["date_utc"] = utc_now();
     doc["gpu"] = {{"name", dev.name},
                   {"sm_count", dev.sm_count},
@@ -216,9 +217,10 @@ int run_spmv_bench(const spmv_options& o, std::ostream& os) {
     doc["copy_bytes_per_s"] = copy_bps;
     doc["timing"] = "CUDA events around each call; median over reps; set-up (temporary storage, cuSPARSE "
                     "handle, buffer size query, buffer and cusparseSpMV_preprocess) outside the timed region";
-    doc["bytes_note"] = "values + col_indices (int32) + row_offsets (int64 for mmvram, int32 for cuSPARSE) + one "
-                        "read of x per nonzero (x_gathers, counted even where a cache serves it) + y; byte floor = "
-                        "bytes / the same run's copy bandwidth (device_copy, bytes read + written)";
+    doc["bytes_note"] = "bytes = the compulsory traffic: values + col_indices (int32) + row_offsets (each "
+                        "implementation's own index type: int64 for mmvram, int32 for cuSPARSE) + x once + y once; "
+                        "byte floor = bytes / the same run's copy bandwidth (device_copy, bytes read + written); "
+                        "x_gathers_bytes = one read of x per nonzero, not in the floor";
     doc["matrices"] = std::move(matrices);
     write_json_file(o.out_path, doc);
     os << "wrote " << o.out_path << '\n';

@@ -24,7 +24,7 @@ struct spmv_options {
 // bigbird, power_law, banded, giant_row, empty_rows.
 std::vector<std::string> spmv_generated_names();
 
-// Runs, prints the table, writes JSON (schema mmvram-gpu-spmv/1) when out_path is set; returns
+// Runs, prints the table, writes JSON (schema mmvram-gpu-spmv/2) when out_path is set; returns
 // 0, or 1 when a check failed or an implementation threw. Throws model_error on a bad file.
 int run_spmv_bench(const spmv_options& o, std::ostream& os);
 

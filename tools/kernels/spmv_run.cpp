@@ -116,7 +116,7 @@ spmv_reference spmv_reference_of(const csr_matrix& a, const std::vector<double>&
                             static_cast<long double>(static_cast<T>(x[static_cast<std::size_t>(a.col_idx[e])]));
       s += p, s_abs += std::fabs(p);
     }
-    r.y[i] = static_cast<double>(s), r.abs_sum[i] = static_cast<double>(s_abs);
+    r.y[i] = s, r.abs_sum[i] = s_abs;
     r.length[i] = a.row_ptr[i + 1] - a.row_ptr[i];
   }
   return r;
@@ -129,14 +129,15 @@ spmv_verdict verify_spmv(const std::vector<T>& y, const spmv_reference& ref, spm
   for (std::size_t r = 0; r < y.size(); ++r) {
     const double len = double(ref.length[r]);
     const double depth = k == spmv_impl::ours ? double(gpu::spmv_rounding_depth(ref.length[r])) : len;
-    const double bound = (gamma_capped(depth, u) + gamma_capped(len, 0x1p-64)) * ref.abs_sum[r] + len * tiny;
-    const double err = std::fabs(double(y[r]) - ref.y[r]);
-    const double ratio = err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
+    const long double bound =
+        (static_cast<long double>(gamma_capped(depth, u)) + gamma_capped(len, 0x1p-64)) * ref.abs_sum[r] + len * tiny;
+    const long double err = std::fabs(static_cast<long double>(y[r]) - ref.y[r]);
+    const double ratio = err == 0 ? 0 : bound > 0 ? double(err / bound) : INFINITY;
     if (!(ratio <= 1)) {
       ++v.bad_rows;
       if (v.pass) {
         char buf[200];
-        std::snprintf(buf, sizeof buf, "row %zu (length %lld): got %.17g, reference %.17g, bound %.3g", r,
+        std::snprintf(buf, sizeof buf, "row %zu (length %lld): got %.17g, reference %.21Lg, bound %.3Lg", r,
                       static_cast<long long>(ref.length[r]), double(y[r]), ref.y[r], bound);
         v.detail = buf;
       }

@@ -49,16 +49,18 @@ class spmv_runner {
 template <class T>
 std::unique_ptr<spmv_runner> make_spmv_runner(spmv_impl k, const device_spmv<T>& m);
 
-// The CPU reference with a and x rounded to T: y[r] and s[r] = sum |a x| of row r, in long double.
+// The CPU reference with a and x rounded to T: y[r] and s[r] = sum |a x| of row r, kept in long
+// double (x86-64's 64-bit significand, u = 2^-64): rounding y to double would add 2^-53 |y| to the
+// error, a term the bound below does not hold (an fp64 row of one entry failed by one ulp).
 struct spmv_reference {
-  std::vector<double> y, abs_sum;
+  std::vector<long double> y, abs_sum;
   std::vector<std::int64_t> length;
 };
 template <class T>
 spmv_reference spmv_reference_of(const csr_matrix& a, const std::vector<double>& x);
 
 // A result against the reference: each row within bound(r) = gamma_k(u) s[r] + gamma_L(2^-64) s[r]
-// + L * (the type's smallest subnormal), with k = spmv_rounding_depth(L) for ours (spmv.hpp)
+// + L * (the type's smallest subnormal), evaluated in long double, with k = spmv_rounding_depth(L) for ours (spmv.hpp)
 // and k = L for a rival (any summation order of the L products), gamma capped at 2^-7 so a
 // long row still checks something; NaN fails.
 struct spmv_verdict {

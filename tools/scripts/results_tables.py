@@ -453,6 +453,30 @@ def t_fused_prediction_summary(_):
             table(["GPU", "operation", "variant", "points", "within ±15%", "error range"], body))
 
 
+def t_spmv(gpu):
+    """mmvram kernels spmv: per matrix and type, the median ms of ours and both cuSPARSE
+    algorithms, each one's % of its own compulsory-byte floor, and ours over each rival."""
+    name = f"spmv_{gpu or 'H100'}.json"
+    doc = load(name)
+    kernels = ["mmvram_spmv_csr", "cusparse_default", "cusparse_csr_alg2"]
+    body = []
+    for m in doc["matrices"]:
+        for dtype in ("f32", "f64"):
+            rs = {r["kernel"]: r for r in m["results"] if r["dtype"] == dtype}
+            cell = lambda k: (f"{rs[k]['median_ms']:.4f} ({rs[k]['percent_of_floor']:.0f}%)"
+                              if "median_ms" in rs.get(k, {}) else "fail")
+            ratio = lambda k: (f"{rs['mmvram_spmv_csr']['median_ms'] / rs[k]['median_ms']:.2f}"
+                               if "median_ms" in rs.get(k, {}) and "median_ms" in rs.get("mmvram_spmv_csr", {})
+                               else "")
+            body.append([f"`{m['name']}`", dtype] + [cell(k) for k in kernels] +
+                        [ratio("cusparse_default"), ratio("cusparse_csr_alg2")])
+    extra = f"copy {doc['copy_bytes_per_s'] / 1e9:.0f} GB/s, seed {doc['seed']}, median of {doc['reps']}"
+    return (source(name, doc, extra) + "\n\n" +
+            table(["matrix", "type", "mmvram ms (% of floor)", "cuSPARSE default ms (%)", "cuSPARSE CSR_ALG2 ms (%)",
+                   "ours / default", "ours / ALG2"], body))
+
+
+TABLES["spmv"] = t_spmv  # its argument names the GPU: spmv:H100
 TABLES["fused_prediction"] = t_fused_prediction  # its argument names the GPU: fused_prediction:H100
 TABLES["fused_prediction_summary"] = t_fused_prediction_summary
 

@@ -24,4 +24,17 @@ __host__ __device__ __forceinline__ std::int64_t merge_path_row(A a, std::int64_
   return lo;
 }
 
+// The same within one tile, in 32-bit arithmetic (fewer instructions on the device): row ends
+// relative to the tile's first nonzero (b0 = 0), a_len + b_len < 2^31.
+template <class A>
+__host__ __device__ __forceinline__ int merge_path_row32(A a, int a_len, int b_len, int d) {
+  int lo = d > b_len ? d - b_len : 0, hi = d < a_len ? d : a_len;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (a[mid] <= d - 1 - mid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace mmv::gpu::tile
