@@ -9,8 +9,8 @@
 # heldout draws its points from a printed seed after the profiles exist and runs each on the
 # in-order, graph and dag executors; validate runs the main grid of the scans; extend the other
 # tile sizes, the fixed held-out sizes and n = 2^24..2^28; others the remaining algorithms at
-# s = 16. quick = calibrate + heldout (sized for about 6 minutes on an H100; each stage prints how
-# long it took); all = every stage.
+# s = 16. quick = calibrate (without the back-to-back profile) + heldout (about 3 minutes on an
+# H100; each stage prints how long it took); all = every stage.
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (grids, default 10),
 # MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow),
 # MMVRAM_SEED (the held-out draw's seed; default: fresh from /dev/urandom, printed),
@@ -56,7 +56,9 @@ if [[ $what != calibrate && $what != heldout && $what != quick && -s $csv && $(h
   exit 2
 fi
 if stage calibrate; then
-  contexts=(interleaved back-to-back)
+  # quick calibrates only the two profiles the held-out runs use (no back-to-back one).
+  contexts=(interleaved)
+  [[ $what == quick ]] || contexts+=(back-to-back)
   if ((has_executor)); then
     contexts+=(graph)
   else
