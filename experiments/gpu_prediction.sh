@@ -30,12 +30,12 @@ case $what in
 esac
 [[ -x $tool ]] || { echo "gpu_prediction.sh: no mmvram binary at $tool (build first, or set MMVRAM)" >&2; exit 2; }
 mkdir -p "$results"
-gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)
 gpu=$(echo "$gpu_name" | awk '{print $2}')  # H100, H200, ...
 profile="$results/profile_$gpu.json"
 csv="$results/prediction_$gpu.csv"
-sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -n 1)
-mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | head -n 1)
+sm=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | sed -n 1p)
+mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | sed -n 1p)
 
 # stage NAME: whether this invocation runs stage NAME; prints how long the stage before it took.
 current="" started=0
