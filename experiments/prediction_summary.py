@@ -185,6 +185,8 @@ def cross_predict(tool, rows, profiles, cache_path):
                 error = "the simulator's ledger differs from the GPU run's"
             cache[key] = dict({k: got.get(k, "") for k in fields[5:8]}, heldout_seed=key[0], draw=key[1], role=key[2],
                               profile=name, profile_sha256=hashes[name], error=error)
+    if tool is None:  # nothing was priced: the stored file (if any) stays as it is
+        return cache
     with open(cache_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         w.writeheader()
