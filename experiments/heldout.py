@@ -164,6 +164,7 @@ def command_run(a):
     registry = tool_json(a.mmvram, "list", "--format", "json")
     points = draw(seed, a.pairs, registry, closed_form_steps(a.mmvram))
     manifest["draws"] = points
+    man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # the draw, kept if the runs are cut
     has_executor = "--executor" in subprocess.run([a.mmvram, "help"], capture_output=True, text=True).stdout
     header = next(csv.reader(subprocess.run([a.mmvram, "run", "hillis-steele-scan", "--n", "4", "--format", "csv"],
                                             check=True, capture_output=True, text=True).stdout.splitlines()))
