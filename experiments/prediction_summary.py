@@ -165,8 +165,14 @@ def cross_predict(tool, rows, profiles, cache_path):
     cache = {}
     if cache_path.exists():
         for r in csv.DictReader(open(cache_path)):
-            if hashes.get(r["profile"]) == r["profile_sha256"]:
+            if hashes.get(r["profile"]) == r["profile_sha256"] and not (tool and r["error"]):
                 cache[(r["heldout_seed"], r["draw"], r["role"], r["profile"])] = r
+    # The run CSV reports a density for every algorithm; only those with segment starts take it.
+    segmented = set()
+    if tool is not None:
+        listed = json.loads(subprocess.run([tool, "list", "--format", "json"], check=True, capture_output=True,
+                                           text=True).stdout)
+        segmented = {e["name"] for e in listed if "flags" in e["input"]}
     fields = ["heldout_seed", "draw", "role", "profile", "profile_sha256", "predicted_serial_ns",
               "predicted_dag_ns", "predicted_queued_ns", "error"]
     for r in rows:
@@ -176,7 +182,7 @@ def cross_predict(tool, rows, profiles, cache_path):
             path = profiles[name]
             args = [tool, "run", r["algorithm"], "--n", r["n"], "--s", r["s"], "--mode", r["mode"], "--seed",
                     r["seed"], "--profile", str(path), "--format", "csv"]
-            if r.get("density") not in ("", None):
+            if r["algorithm"] in segmented and r.get("density") not in ("", None):
                 args += ["--density", r["density"]]
             done = subprocess.run(args, capture_output=True, text=True)
             got = next(csv.DictReader(done.stdout.splitlines()), {})
