@@ -9,8 +9,9 @@
 # heldout draws its points from a printed seed after the profiles exist and runs each on the
 # in-order, graph and dag executors; validate runs the main grid of the scans; extend the other
 # tile sizes, the fixed held-out sizes and n = 2^24..2^28; others the remaining algorithms at
-# s = 16. quick = calibrate (without the back-to-back profile) + heldout (about 3 minutes on an
-# H100; each stage prints how long it took); all = every stage.
+# s = 16. quick = calibrate (without the back-to-back profile) + heldout (374 s on an H100 with
+# the default 24 pairs; each stage prints how long it took); all = every stage but heldout (the
+# held-out draw runs with quick in its own folder, experiments/results/heldout, own profiles).
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (grids, default 10),
 # MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow),
 # MMVRAM_SEED (the held-out draw's seed; default: fresh from /dev/urandom, printed),
@@ -41,7 +42,8 @@ mem=$(nvidia-smi --query-gpu=clocks.max.mem --format=csv,noheader,nounits | sed 
 current="" started=0
 stage_took() { [[ -z $current ]] || echo "gpu_prediction.sh: stage $current took $((SECONDS - started)) s"; }
 stage() {
-  [[ $what == "$1" || $what == all || ($what == quick && ($1 == calibrate || $1 == heldout)) ]] || return 1
+  [[ $what == "$1" || ($what == all && $1 != heldout) || ($what == quick && ($1 == calibrate || $1 == heldout)) ]] ||
+    return 1
   stage_took
   current=$1 started=$SECONDS
   echo "gpu_prediction.sh: stage $1"

@@ -104,6 +104,6 @@ if [ "$(nvidia-smi -L | wc -l)" -ge 2 ] && [ -f "$bin/mmvram_multi_gpu_tests" ];
   run_suite python_state_passing_distributed python3 tests/python/test_state_passing_distributed.py
 fi
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
-driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | sed -n 1p)
 python3 tools/scripts/gpu_suite_record.py "$logs" "$bin/build_info.json" "$gpu" "$driver" "$stress_seconds" "$out"

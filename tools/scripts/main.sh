@@ -20,8 +20,8 @@ MMVRAM="$bin/tools/mmvram" bash experiments/run_all.sh
 
 if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
   # The short GPU name of the stored files (H100, as results_tables.py --summarize-check names them).
-  name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
-  gpu=$(grep -oE 'H100|H200|A100|B200' <<<"$name" | head -n 1 || true)
+  name=$(nvidia-smi --query-gpu=name --format=csv,noheader | sed -n 1p)
+  gpu=$(grep -oE 'H100|H200|A100|B200' <<<"$name" | sed -n 1p || true)
   [ -n "$gpu" ] || gpu=$(tr ' ' '_' <<<"$name")
   # The per-case check log stays in experiments/out/; experiments/results/ keeps its summary.
   mkdir -p experiments/out
@@ -33,6 +33,9 @@ if [ "$preset" = cuda ] && nvidia-smi >/dev/null 2>&1; then
   # The prediction experiment: calibrate on single instructions, then the algorithms on the
   # cuda backend beside the profile's predictions (experiments/results/{profile,prediction}_*).
   MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results all
+  # The held-out protocol: fresh profiles frozen, then pairs drawn from a printed seed
+  # (experiments/results/heldout/, docs/prediction.md "The held-out protocol").
+  MMVRAM="$bin/tools/mmvram" bash experiments/gpu_prediction.sh experiments/results/heldout quick
   python3 experiments/plot.py --gpu-only
   python3 experiments/plot_prediction.py
   # The state-passing MVE against mamba_ssm and flash-linear-attention when PyTorch is there
