@@ -32,6 +32,14 @@ def segmented(rows):
     return {r["algorithm"] for r in rows if (r.get("segments") or 0) > 1}
 
 
+def number(v):
+    """A CSV cell as a float; None when empty or not a number."""
+    try:
+        return float(v) if v not in ("", None) else None
+    except ValueError:
+        return None
+
+
 def _convert(row):
     out = {}
     for key, value in row.items():

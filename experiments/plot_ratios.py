@@ -34,17 +34,9 @@ FIELDS = ["gpu", "mmu_algorithm", "rival", "source", "executor", "n_items", "s",
           "measured_mmu_ns", "measured_rival_ns"]
 
 
-def num(v):
-    """A CSV cell as a float; None when empty or not a number."""
-    try:
-        return float(v) if v not in ("", None) else None
-    except ValueError:
-        return None
-
-
 def ledger_total(row, columns):
     """The sum of a row's ledger columns; None when one is missing."""
-    vals = [num(row.get(c)) for c in columns]
+    vals = [mmvram_data.number(row.get(c)) for c in columns]
     return None if None in vals else sum(vals)
 
 
@@ -62,8 +54,10 @@ def pair_row(gpu, source, executor, mmu, rival, predicted):
     for name, columns in LEDGER.items():
         out[name] = ratio(ledger_total(mmu, columns), ledger_total(rival, columns))
     m = mmvram_data.HELDOUT_MEASURED
+    num = mmvram_data.number
     out.update(predicted_mmu_ns=num(mmu.get(predicted)), predicted_rival_ns=num(rival.get(predicted)),
-               measured_mmu_ns=num(mmu.get(m)) if ok(mmu) else None, measured_rival_ns=num(rival.get(m)) if ok(rival) else None)
+               measured_mmu_ns=num(mmu.get(m)) if ok(mmu) else None,
+               measured_rival_ns=num(rival.get(m)) if ok(rival) else None)
     out["predicted_time_ratio"] = ratio(out["predicted_mmu_ns"], out["predicted_rival_ns"])
     out["measured_time_ratio"] = ratio(out["measured_mmu_ns"], out["measured_rival_ns"])
     return out

@@ -32,19 +32,11 @@ RESCALED = {"latency_ns": "latency_ns", "ns_per_byte": "ns_per_byte", "ns_per_op
             "host_ns": "host_ns"}  # a class's constant -> the stream-class constant whose ratio scales it
 
 
-def number(v):
-    """A CSV cell as a float; None when empty or not a number."""
-    try:
-        return float(v) if v not in ("", None) else None
-    except ValueError:
-        return None
-
-
 def rel_error(row, predicted):
     """(predicted - measured) / measured of one run, or None for a miss (failed, no numbers)."""
     if row.get("error") or row.get("verified") != "true":
         return None
-    p, m = number(row.get(predicted)), number(row.get(mmvram_data.HELDOUT_MEASURED))
+    p, m = mmvram_data.number(row.get(predicted)), mmvram_data.number(row.get(mmvram_data.HELDOUT_MEASURED))
     return None if p is None or m is None or m <= 0 else (p - m) / m
 
 
