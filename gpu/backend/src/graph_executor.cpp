@@ -1,7 +1,7 @@
 // The graph and dag executors (executor.hpp). The instructions between two points where the host
 // waits for the device are captured (cudaStreamBeginCapture, relaxed mode) into one CUDA graph,
-// which is instantiated and launched once between a start and a stop event on the machine's
-// stream; the run's device time is the sum of those intervals (and of compress's counting
+// which is instantiated, uploaded, and launched once between a start and a stop event on the
+// machine's stream; the run's device time is the sum of those intervals (and of compress's counting
 // reductions, which run between graphs). Allocations inside a capture become the graph's
 // memory nodes; memory released during a capture is freed after the graph's launch
 // (release_sink), so no capture frees memory it did not allocate.
@@ -83,31 +83,43 @@ class graph_executor final : public executor {
     const cudaError_t ended = cudaStreamEndCapture(origin_.stream, &graph);
     sink_->capturing = false;
     // Freed when this returns: after the launch below, in the origin stream's order.
-    const std::vector<runtime::async_buffer> released = std::move(sink_->deferred);
+    std::vector<runtime::async_buffer> released = std::move(sink_->deferred);
     sink_->deferred.clear();
     end_capture_state();
-    check(ended, "graph capture");
+    // A graph that is never launched: the frees of memory it would have allocated fail, and
+    // that error is cleared so that only `failed` is reported.
+    const auto raise_unlaunched = [&](cudaError_t failed, const char* what) {
+      if (graph) cudaGraphDestroy(graph);
+      released.clear();
+      (void)cudaGetLastError();
+      check(failed, what);
+    };
+    if (ended != cudaSuccess) raise_unlaunched(ended, "graph capture");
     std::size_t nodes = 0;
     const cudaError_t counted = cudaGraphGetNodes(graph, nullptr, &nodes);
-    if (counted != cudaSuccess || nodes == 0) {  // nothing was enqueued (zero-length operands)
+    if (counted != cudaSuccess) raise_unlaunched(counted, "graph nodes");
+    if (nodes == 0) {  // nothing was enqueued (zero-length operands), so nothing was allocated
       cudaGraphDestroy(graph);
-      check(counted, "graph nodes");
       return;
     }
     cudaGraphExec_t exec = nullptr;
     const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    if (made != cudaSuccess) raise_unlaunched(made, "graph instantiate");
     cudaGraphDestroy(graph);
-    check(made, "graph instantiate");
     execs_.push_back(exec);
+    // The upload of the executable graph to the device is enqueued before the start event, so
+    // the timed interval holds the graph's execution only.
+    check(cudaGraphUpload(exec, origin_.stream), "graph upload");
     eager_begin();
     check(cudaGraphLaunch(exec, origin_.stream), "graph launch");
     eager_end();
   }
-  // graph: a staged upload is captured as a copy node from the pinned arena (which is rewound
-  // only after the stream has drained), so a constant does not split the graph. dag keeps the
-  // wait: a load carries no producer mark, so its readers on other lanes could not wait for it.
+  // A staged upload is captured as a copy node from the pinned arena (which is rewound only
+  // after the stream has drained), so a constant does not split the graph. The copy is on the
+  // origin; under dag every later instruction forks from the origin after it, so its readers
+  // on any lane are ordered after it without a producer mark.
   void before_upload(bool staged) override {
-    if (!staged || !branches_.empty()) host_wait();
+    if (!staged) host_wait();
   }
   void eager_begin() override {
     segments_.push_back({events_.get(), nullptr});
