@@ -64,6 +64,13 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   CHECK(at(3) == Approx(2000));
   CHECK(at(12) == Approx(9000));
   CHECK(at(64) == Approx(9000));
+  // Without latencies the records' bandwidth and work terms decide the DAG time: they share the
+  // memory system, so a and b do not overlap (192 + 128 + 96.64 > the path a, y: 192 + 96.64).
+  auto fast = p;
+  fast.classes["stream"].latency_ns = 0, fast.classes["mmu-word/s4"].latency_ns = 0;
+  const auto f = mmv::predict_time(fast, r, false);
+  CHECK(f.serial_ns == Approx(192 + 128 + 96.64));
+  CHECK(f.dag_ns == Approx(192 + 128 + 96.64));
 }
 
 TEST_CASE("the queued prediction overlaps the host's issue with the device's work", "[time]") {

@@ -66,6 +66,13 @@ double predict_record_ns(const device_profile& p, const instruction_record& r, b
 }
 
 namespace {
+// The part of a record's predicted time that the memory system and the units are busy with
+// (bytes and work at the class's rates, without its latency): what concurrent records share.
+double throughput_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+  const class_time_model* m = class_model(p, r, real_words);
+  return m ? m->ns_per_byte * record_bytes(r, p.bytes_per_word) + m->ns_per_op * class_work(r) : 0;
+}
+
 // The host issue time of a record's class (0 for loads and uncalibrated classes).
 double issue_ns(const device_profile& p, const instruction_record& r, bool real_words) {
   if (r.where == unit::scalar) return 0;
@@ -86,12 +93,16 @@ std::pair<double, double> check_ns(const device_profile& p, const instruction_re
   return {it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0),
           it->second.host_ns};
 }
+// The check's bandwidth part (its time without the stream class's latency).
+double check_throughput_ns(const device_profile& p, double check) {
+  return check > 0 ? check - p.classes.at("stream").latency_ns : 0;
+}
 }  // namespace
 
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
   time_prediction t;
   std::vector<double> finish(records.size(), 0.0);
-  double host_clock = 0, check_clock = 0;
+  double host_clock = 0, check_clock = 0, shared = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const double own = predict_record_ns(p, records[i], real_words);
     const auto [check, check_issue] = check_ns(p, records[i]);
@@ -100,6 +111,7 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
       if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
     finish[i] = ready + own;
     t.serial_ns += own + check;
+    shared += throughput_ns(p, records[i], real_words) + check_throughput_ns(p, check);
     // The checks run in program order on a queue of their own, each after its result.
     if (check > 0) check_clock = std::max(check_clock, finish[i]) + check;
     t.dag_ns = std::max({t.dag_ns, finish[i], check_clock});
@@ -113,6 +125,9 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
       t.queued_ns = std::max(t.queued_ns, host_clock) + check;
     }
   }
+  // Overlapping records share the memory system and the units: the DAG time is at least their
+  // summed bandwidth and work terms.
+  t.dag_ns = std::max(t.dag_ns, shared);
   if (!std::isfinite(t.serial_ns) || !std::isfinite(t.dag_ns) || !std::isfinite(t.queued_ns))
     throw model_error("the predicted device time is not finite: the profile's constants are too large");
   return t;

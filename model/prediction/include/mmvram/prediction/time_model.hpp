@@ -1,7 +1,8 @@
 // Predicting device time from the ledger. A device profile gives, per instruction class, a small
 // model t = latency + bytes / bandwidth + work / rate, fitted on single instructions only
 // (`mmvram calibrate`). A run's records then predict its time three ways: serial (instructions
-// one after another: times add), DAG (independent instructions overlap: the critical path) and
+// one after another: times add), DAG (independent instructions overlap their latencies: the
+// critical path, or the summed bandwidth and work terms where those are longer) and
 // queued (one stream fed by one host thread: the host's issue time overlaps the device's work).
 #pragma once
 #include "mmvram/model/ledger.hpp"
@@ -75,7 +76,10 @@ double predict_record_ns(const device_profile& p, const instruction_record& r, b
 // one); a graph profile's mmu-real constants already hold the check of a product.
 struct time_prediction {
   double serial_ns = 0;  // sum over the MMU and VCU records
-  double dag_ns = 0;     // longest path through the records' inputs, weighted by their times
+  // The longest path through the records' inputs, weighted by their times, or the sum of all
+  // records' bandwidth and work terms (latencies overlap, the memory system and units are
+  // shared), whichever is longer.
+  double dag_ns = 0;
   // One host thread issues the records in order, each taking its class's host_ns, into one
   // in-order device queue; a record takes its class time on the device, starting once the host
   // has issued it and the record before it is done; before a compress the host waits for the
