@@ -104,6 +104,25 @@ TEST_CASE("verify_spmv: inside the bound passes, outside fails, NaN fails") {
   CHECK_FALSE(verify_spmv(shifted(1, NAN), ref, spmv_impl::ours).pass);
 }
 
+TEST_CASE("verify_spmv: a row with k u >= 1 is not bounded: counted, held to finiteness only") {
+  spmv_reference ref;
+  const std::int64_t len = std::int64_t(1) << 24;  // a rival's k = L: L u = 1 in fp32
+  ref.y = {1.0L, 1.0L}, ref.abs_sum = {1.0L, 1.0L}, ref.length = {len, 1};
+  auto v = verify_spmv(std::vector<float>{100.0f, 1.0f}, ref, spmv_impl::cusparse_default);
+  CHECK(v.pass);
+  CHECK(v.unbounded_rows == 1);
+  CHECK_FALSE(verify_spmv(std::vector<float>{NAN, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+  CHECK_FALSE(verify_spmv(std::vector<float>{INFINITY, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+  // Ours at the same length keeps a bound (k = spmv_rounding_depth(L) is small).
+  v = verify_spmv(std::vector<float>{100.0f, 1.0f}, ref, spmv_impl::ours);
+  CHECK_FALSE(v.pass);
+  CHECK(v.unbounded_rows == 0);
+  // Just below k u = 1 a rival still has a (loose) bound: 2^24 - 2^20 entries, gamma = 15.
+  ref.length = {len - (std::int64_t(1) << 20), 1};
+  CHECK(verify_spmv(std::vector<float>{15.0f, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+  CHECK_FALSE(verify_spmv(std::vector<float>{17.5f, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+}
+
 // The reference is kept in long double: a row of one fp64 product p, rounded once on the device
 // (fl53(p)), passes against fl64(p). Rounding the reference to double as well (fl53(fl64(p)), a
 // double rounding) can land one ulp from fl53(p), beyond gamma_1(2^-53)|p|: the fp64 failure of
