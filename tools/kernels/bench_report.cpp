@@ -3,7 +3,6 @@
 #include "bench_report.hpp"
 
 #include <cstdio>
-#include <ctime>
 
 #include "json_file.hpp"
 
@@ -15,16 +14,6 @@ const bench_row* find_row(const std::vector<bench_row>& rows, const std::string&
   for (const auto& r : rows)
     if (r.k->name == kernel && r.type == t && r.dist == dist && r.error.empty()) return &r;
   return nullptr;
-}
-
-// The wall clock now as ISO 8601 UTC (2026-01-31T12:00:00Z), the report's date.
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 // One row of the bench JSON: the kernel, its input and, unless it failed, its timings and

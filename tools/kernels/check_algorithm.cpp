@@ -57,6 +57,13 @@ int check_backends(std::ostream& os, const algorithm_entry& entry, const algorit
   return failed;
 }
 
+// The one input of a check, drawn as `mmvram run` draws it (n, density, seed of o) in format f.
+algorithm_input input_of(const algorithm_entry& entry, const algorithm_check_options& o, number_format f) {
+  tool::input_options in;
+  in.n = o.n, in.density = o.density, in.seed = o.seed;
+  return tool::make_input(entry, in, f, 32);
+}
+
 // kernels check spmv: one random CSR input (`mmvram run`'s) through both backends (each checked
 // by the registry's own run against the harness reference) and, on the float32 input, the fused
 // spmv_csr in fp32 and fp64 on the same float32 values against spmv_reference_of within the
@@ -69,9 +76,7 @@ int run_spmv_check(const algorithm_check_options& o, std::ostream& os) {
   for (const dtype t : o.dtypes) {
     const bool integer = t == dtype::i32;
     const number_format f = integer ? number_format::integer : number_format::float32;
-    tool::input_options in;
-    in.n = o.n, in.density = o.density, in.seed = o.seed;
-    const algorithm_input input = tool::make_input(entry, in, f, 32);
+    const algorithm_input input = input_of(entry, o, f);
     failed += check_backends(os, entry, input, o, t, f, [](const algorithm_outcome& a) {
       return a.verified ? std::string() : a.mismatch;
     });
@@ -141,9 +146,7 @@ int run_algorithm_check(const algorithm_check_options& o, std::ostream& os) {
   for (const dtype t : o.dtypes) {
     const bool integer = t == dtype::i32;
     const number_format f = integer ? number_format::integer : number_format::float32;
-    tool::input_options in;
-    in.n = o.n, in.density = o.density, in.seed = o.seed;
-    const algorithm_input input = tool::make_input(entry, in, f, 32);
+    const algorithm_input input = input_of(entry, o, f);
     const std::vector<real> reals = held(input.reals, f);
     const std::vector<word> ref_words = integer ? reference_of(kind, input.words, input.flags) : std::vector<word>{};
     const std::vector<real> ref_reals = integer ? std::vector<real>{} : reference_of(kind, reals, input.flags);

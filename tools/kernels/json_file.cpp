@@ -1,5 +1,7 @@
 #include "json_file.hpp"
 
+#include <ctime>
+
 #include "build_info.hpp"
 #include "output.hpp"  // tools/output.hpp: write_output_file, the tool's one checked write
 
@@ -15,6 +17,15 @@ void write_json_file(const std::string& path, const json& doc) {
   // run report and the device profile are written), so a stray byte never aborts the write.
   tool::write_output_file(path, stamped.dump(2, ' ', false, json::error_handler_t::replace) + '\n',
                           "the JSON file '" + path + "'");
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace mmv::tool::kernels

@@ -15,4 +15,7 @@ using json = nlohmann::ordered_json;
 // throws tool::io_error "cannot write the JSON file 'PATH': <reason>" when it cannot be written.
 void write_json_file(const std::string& path, const json& doc);
 
+// The wall clock now as ISO 8601 UTC (2026-01-31T12:00:00Z): a report's "date_utc".
+std::string utc_now();
+
 }  // namespace mmv::tool::kernels
