@@ -5,11 +5,13 @@
 # new MMU shape between the timed instructions), profile_<GPU>_back_to_back.json,
 # profile_<GPU>_graph.json (device only, `--executor graph`), heldout_<GPU>.csv and .json (the
 # held-out draw, experiments/heldout.py) and prediction_<GPU>.csv (the grids).
-#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|heldout|validate|extend|others|quick|all]
+#   usage: experiments/gpu_prediction.sh [RESULTS_DIR] [calibrate|heldout|classes|validate|extend|others|quick|all]
 # heldout draws its points from a printed seed after the profiles exist and runs each on the
 # in-order, graph and dag executors; validate runs the main grid of the scans; extend the other
 # tile sizes, the fixed held-out sizes and n = 2^24..2^28; others the remaining algorithms at
-# s = 16. quick = calibrate (without the back-to-back profile) + heldout (374 s on an H100 with
+# s = 16; classes times the segmented scans and sums at n = 2^24 instruction by instruction and
+# writes class_breakdown_<GPU>.csv (experiments/class_breakdown.py: measured against predicted
+# per instruction class, where the large-n misses come from). quick = calibrate (without the back-to-back profile) + heldout (374 s on an H100 with
 # the default 24 pairs; each stage prints how long it took); all = every stage but heldout (the
 # held-out draw runs with quick in its own folder, experiments/results/heldout, own profiles).
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (grids, default 10),
@@ -25,8 +27,8 @@ repeat=${MMVRAM_REPEAT:-10}
 max_n=${MMVRAM_MAX_N:-2^22}
 pairs=${MMVRAM_HELDOUT_PAIRS:-24}
 case $what in
-  calibrate | heldout | validate | extend | others | quick | all) ;;
-  *) echo "gpu_prediction.sh: unknown stage '$what' (calibrate, heldout, validate, extend, others, quick, all)" >&2
+  calibrate | heldout | classes | validate | extend | others | quick | all) ;;
+  *) echo "gpu_prediction.sh: unknown stage '$what' (calibrate, heldout, classes, validate, extend, others, quick, all)" >&2
      exit 2 ;;
 esac
 [[ -x $tool ]] || { echo "gpu_prediction.sh: no mmvram binary at $tool (build first, or set MMVRAM)" >&2; exit 2; }
@@ -53,7 +55,7 @@ has_executor=0
 
 # The sweeps below append to $csv and go on past a failed point; a file of another schema would
 # make every one of them refuse, so it is refused here once.
-if [[ $what != calibrate && $what != heldout && $what != quick && -s $csv && $(head -n 1 "$csv") != $("$tool" run hillis-steele-scan --n 4 --format csv | head -n 1) ]]; then
+if [[ $what != calibrate && $what != heldout && $what != classes && $what != quick && -s $csv && $(head -n 1 "$csv") != $("$tool" run hillis-steele-scan --n 4 --format csv | head -n 1) ]]; then
   echo "gpu_prediction.sh: $csv has another CSV header than this mmvram writes; move it away first" >&2
   exit 2
 fi
@@ -86,6 +88,20 @@ if stage heldout; then
   [[ -n ${MMVRAM_SEED:-} ]] && seed_arg=(--seed "$MMVRAM_SEED")
   python3 "$root/experiments/heldout.py" run --gpu "$gpu" --device "$gpu_name" --results "$results" \
     --pairs "$pairs" --repeat 5 --mmvram "$tool" "${seed_arg[@]}"
+fi
+if stage classes; then
+  [[ -f $profile ]] || { echo "gpu_prediction.sh: $profile missing: run the calibrate stage first" >&2; exit 2; }
+  mkdir -p "$results/classes"
+  runs=()
+  for mode in integer float64; do
+    for algo in sscr scd block-sscr iterated-addition-segmented-scan; do
+      out="$results/classes/${gpu}_${algo}_${mode}.json"
+      "$tool" run "$algo" --backend cuda --executor in-order --mode "$mode" --n 2^24 --s 64 --density 1/100 \
+        --repeat 3 --profile "$profile" --format json > "$out" && runs+=("$out") ||
+        echo "gpu_prediction.sh: $algo $mode failed (see $out)" >&2
+    done
+  done
+  python3 "$root/experiments/class_breakdown.py" "${runs[@]}" --out "$results/class_breakdown_$gpu.csv"
 fi
 if stage validate; then
   common=(--backend cuda --repeat "$repeat" --profile "$profile" --out "$csv" --quiet)

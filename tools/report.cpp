@@ -201,11 +201,15 @@ void print_json(std::ostream& out, const run_report& r) {
     o["output"] = t.preview;
     doc["trace"].push_back(std::move(o));
   }
-  for (const auto& t : r.instructions) {
+  for (std::size_t i = 0; i < r.instructions.size(); ++i) {
+    const auto& t = r.instructions[i];
     ordered_json o = json_record(t);
     o["length"] = t.length, o["work"] = t.price.work, o["words_read"] = t.price.words_read;
     o["words_written"] = t.price.words_written, o["mmu_multiply_adds"] = t.price.multiply_adds;
     o["depth_steps"] = t.depth, o["measured_ns"] = json_ns(t.measured_ns), o["host_ns"] = json_ns(t.host_ns);
+    const bool priced = i < r.instruction_predicted_ns.size();
+    o["class"] = priced ? ordered_json(r.instruction_classes[i]) : ordered_json(nullptr);
+    o["predicted_ns"] = priced ? json_ns(r.instruction_predicted_ns[i]) : ordered_json(nullptr);
     doc["instructions"].push_back(std::move(o));
   }
   if (r.strict)

@@ -48,6 +48,10 @@ struct run_report {
   std::vector<instruction_record> instructions;  // every record with its measured_ns (timed runs)
   std::optional<time_prediction> predicted_time;  // --profile: device time predicted from the ledger
   std::string profile_device;                     // the profile's GPU
+  // --profile on a timed run: per entry of `instructions`, its class and the class time the
+  // profile predicts for it (the executor's inf/nan check after it not included).
+  std::vector<std::string> instruction_classes;
+  std::vector<double> instruction_predicted_ns;
   // Integer runs: the smallest B this input needs, from the algorithm's formula (word_bits.hpp),
   // and whether it is exact (B - 1 overflows) or an upper bound.
   std::optional<int> min_word_bits;
