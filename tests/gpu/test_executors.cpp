@@ -22,6 +22,7 @@
 #include "mmvram/gpu/backend/cuda_backend.hpp"
 #include "mmvram/harness/registry.hpp"
 #include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
 #include "runner.hpp"
 #include "test_seed.hpp"
 
@@ -235,5 +236,20 @@ TEST_CASE("calibrate --executor graph writes a graph profile that predicts graph
     CHECK(r.predicted_time->serial_ns > 0);
     CHECK(tool::csv_row(r).find(",cuda," + ex + ",") != std::string::npos);
   }
+  // A timed in-order run prices each instruction: integer words have no inf/nan checks, so the
+  // per-instruction predictions add up to the serial prediction.
+  tool::run_options o;
+  o.algorithm = "sscr", o.input.n = 1 << 14, o.backend = "cuda", o.executor = "in-order", o.repeat = 2, o.profile = c.out;
+  const tool::run_report r = tool::run_once(o);
+  REQUIRE(r.instruction_predicted_ns.size() == r.instructions.size());
+  REQUIRE(r.instruction_classes.size() == r.instructions.size());
+  double sum = 0;
+  for (std::size_t i = 0; i < r.instructions.size(); ++i) {
+    CHECK(r.instruction_classes[i] == instruction_class(r.instructions[i], false));
+    if (r.instructions[i].where != unit::scalar) CHECK(r.instructions[i].measured_ns > 0);
+    sum += r.instruction_predicted_ns[i];
+  }
+  REQUIRE(r.predicted_time.has_value());
+  CHECK(sum == Approx(r.predicted_time->serial_ns));
   std::filesystem::remove(path);
 }
