@@ -103,8 +103,9 @@ TEST_CASE("revspec gives the same words, width errors and rounded reals on both 
   const std::uint64_t seed = mmv::test::fresh_seed();
   inputs::stream r(seed);
   for (int round = 0; round < 40; ++round) {
-    const int s = std::vector<int>{2, 3, 16, 128}[static_cast<std::size_t>(r.integer(0, 3))];
-    const std::int64_t n = r.integer(512, 3000);
+    // Tiles of whole blocks (s = 3: 2046 items), one block a tile (2048), longer blocks (3000).
+    const int s = std::vector<int>{2, 3, 16, 128, 2048, 3000}[static_cast<std::size_t>(r.integer(0, 5))];
+    const std::int64_t n = r.integer(512, 7000);
     const int bits = round % 4 < 2 ? 8 : 64;
     // Full-range words overflow somewhere; words of a quarter of the range never do.
     const std::int64_t top = (round % 2 ? std::int64_t{1} << (bits - 3) : std::int64_t{INT64_MAX} >> (64 - bits));
@@ -121,6 +122,46 @@ TEST_CASE("revspec gives the same words, width errors and rounded reals on both 
       machine m(backend_config(backend, number_format::float32, s, 32));
       reals.push_back(m.read(m.revspec(m.load(x), m.load(f))));
     }
+    CHECK(reals[0] == reals[1]);
+  }
+}
+
+TEST_CASE("the block prefix sums give the same words, width errors and reals on both backends", "[backends]") {
+  gpu::register_cuda_backend();
+  const std::uint64_t seed = mmv::test::fresh_seed();
+  inputs::stream r(seed);
+  for (int round = 0; round < 40; ++round) {
+    const std::int64_t k = std::vector<std::int64_t>{2, 5, 24, 683, 2048, 2049}[static_cast<std::size_t>(r.integer(0, 5))];
+    const std::int64_t n = r.integer(1, 7000);
+    const bool segmented = round % 2 == 1;
+    const double density = std::vector<double>{0.0, 0.01, 0.5}[static_cast<std::size_t>(r.integer(0, 2))];
+    // Words of 8 bits overflow in long blocks; reals in [-0.5, 0.5) * 1e6 are rounded to float32.
+    std::vector<word> a(static_cast<std::size_t>(n)), f(a.size());
+    std::vector<real> x(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      a[i] = r.integer(-20, 20), f[i] = r.unit() < density, x[i] = (r.unit() - 0.5) * 1e6;
+    INFO("seed " << seed << " round " << round << " n=" << n << " k=" << k << " segmented " << segmented);
+    std::vector<std::string> words;
+    std::vector<std::vector<real>> reals;
+    for (const std::string backend : {"simulate", "cuda"}) {
+      machine_config cw = backend_config(backend, number_format::integer, 16, 8);
+      machine_config cr = backend_config(backend, number_format::float32, 16, 32);
+      cw.iterated_addition_limit = cr.iterated_addition_limit = 4096;
+      machine m(cw);
+      try {
+        const auto in = m.load(a);
+        const auto out = segmented ? m.block_segmented_prefix_sum(in, m.load(f), k) : m.block_prefix_sum(in, k);
+        std::string text;
+        for (const word w : m.read(out)) text += std::to_string(w) + " ";
+        words.push_back(text);
+      } catch (const width_error&) {
+        words.push_back("width error");
+      }
+      machine mr(cr);
+      const auto xr = mr.load(x);
+      reals.push_back(mr.read(segmented ? mr.block_segmented_prefix_sum(xr, mr.load(f), k) : mr.block_prefix_sum(xr, k)));
+    }
+    CHECK(words[0] == words[1]);
     CHECK(reals[0] == reals[1]);
   }
 }

@@ -1,6 +1,6 @@
 // Data movement of the cuda backend: vector shift, constants and index patterns, gather and
-// scatter, COMPRESS, resize, REVSPEC and the block prefix sums. Every index is checked on the
-// device; an out-of-range one is reported and its access skipped.
+// scatter, COMPRESS and resize (REVSPEC and the block prefix sums: block_walk.cu). Every index
+// is checked on the device; an out-of-range one is reported and its access skipped.
 #include "device_common.cuh"
 
 #include <cub/device/device_reduce.cuh>
@@ -114,47 +114,5 @@ void resize(const context& c, const word* a, std::int64_t a_size, std::int64_t m
 void resize(const context& c, const real* a, std::int64_t a_size, std::int64_t m, real fill, real* out) {
   for_each(c, m, [=] __device__(std::int64_t i) { out[i] = i < a_size ? a[i] : fill; });
 }
-
-// One thread per block of s elements walks it once in index order, keeping the block's last set
-// flag: the s-way priority select of REVSPEC's circuit for every element of the block in O(s)
-// (not O(s^2)) reads, so the time does not depend on how far apart the flags are. Every flag
-// is checked once (the simulate backend checks them all too).
-template <class T>
-void revspec_impl(const context& c, const T* a, const word* f, T* out, std::int64_t m) {
-  const std::int64_t s = c.s;
-  for_each(c, (m + s - 1) / s, [=] __device__(std::int64_t b) {
-    const std::int64_t block = b * s, end = block + s < m ? block + s : m;
-    std::int64_t last = -1;
-    for (std::int64_t i = block; i < end; ++i) {
-      if (flag(c, i, f[i])) last = i;
-      const auto e = vcu::revspec(a, block, last, i, c.word_bits, c.float32);
-      if (!e.fits) report(c.err, width, c.seq, i, e.exact);
-      out[i] = e.value;
-    }
-  });
-}
-void revspec(const context& c, const word* a, const word* f, word* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
-void revspec(const context& c, const real* a, const word* f, real* out, std::int64_t m) { revspec_impl(c, a, f, out, m); }
-
-// One thread per block of k elements adds in index order from the block's start, starting again
-// from 0 at each set flag: element i gets 0 + a[from] + ... + a[i] with from its block's start or
-// last set flag, the simulate backend's order (vcu::prefix_sum), in O(k) reads per block.
-template <class T>
-void block_prefix_impl(const context& c, const T* a, const word* f, std::int64_t k, T* out, std::int64_t m) {
-  for_each(c, (m + k - 1) / k, [=] __device__(std::int64_t b) {
-    const std::int64_t block = b * k, end = block + k < m ? block + k : m;
-    std::conditional_t<std::is_same_v<T, word>, wide, real> sum = 0;
-    for (std::int64_t i = block; i < end; ++i) {
-      if (f && flag(c, i, f[i])) sum = 0;
-      sum += a[i];
-      T value;  // (an extended lambda may not first capture `out` inside `if constexpr`)
-      if constexpr (std::is_same_v<T, word>) value = checked(c, i, sum);
-      else value = rounded(c, sum);
-      out[i] = value;
-    }
-  });
-}
-void block_prefix(const context& c, const word* a, const word* f, std::int64_t k, word* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
-void block_prefix(const context& c, const real* a, const word* f, std::int64_t k, real* out, std::int64_t m) { block_prefix_impl(c, a, f, k, out, m); }
 
 }  // namespace mmv::cuda_ops
