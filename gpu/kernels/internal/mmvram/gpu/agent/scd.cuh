@@ -1,7 +1,7 @@
 // Agent layer: SCD segmented sum's tile program (agent/tile_loop runs it). Reduce: in each pass a
 // warp block holding a start is scanned by the unit policy (agent/unit_policy), which parks its
 // DIFFERENTIATION in the stage: at each start, the in-warp scan value just before it (the sum of
-// the segment that ends there) with the start's rank in its row; a block without a start
+// the segment that ends there) with the start's rank byte (Unit::scd_block); a block without a start
 // contributes its total alone (warp/row_scan: warp_total) and parks nothing. Prefix: carries
 // between warps, and two look-back chains per tile: values (segmented) and start counts (plain),
 // the counts giving each segment its global index; the last tile writes the count, the end
@@ -35,7 +35,7 @@ struct scd_agent {
     T* slots;                      // [P::warps * Unit::slots_per_warp], at least one
   };
   struct tile_state {
-    std::uint32_t ccarry[P::passes][4];  // starts before each of the lane's rows in the warp block
+    std::uint32_t ccarry[P::passes][4];  // starts in the warp block before each chunk's rank origin
     bool starts[P::passes];              // the warp block holds a start
     warp::seg<T> pre[P::passes];         // the warp's value carry
     std::uint32_t cpre[P::passes];       // the starts before the warp in the tile
@@ -59,6 +59,12 @@ struct scd_agent {
         lane(threadIdx.x & 31), frags(make_block_frags<T>(lane)), chains{desc},
         src{x, flags, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
 
+  // The lane's four rank words of pass p parked as one vector in the warp block's part of the
+  // stage's flag area (its flags already read by the warp).
+  __device__ __forceinline__ uint4* rank_words(int s, int p) const {
+    return reinterpret_cast<uint4*>(src.bytes(s, p) + warp * (tile::kPassItems / P::warps / 4)) + lane;
+  }
+
   // Pass p of tile t (stage s): the warp block's DIFFERENTIATION parked, its span and count shared.
   __device__ __forceinline__ void reduce_pass(std::int64_t t, int s, int p, tile_state& ts) {
     T v[4][4], d[4][4];
@@ -73,8 +79,10 @@ struct scd_agent {
     std::uint32_t wc;
     const warp::seg<T> ws =
         Unit::scd_block(v, fw, frags, tmp.slots + warp * Unit::slots_per_warp, d, fb, ts.ccarry[p], wc);
-    src.put(s, p, warp, lane, d);
-    src.put_bytes(s, p, warp, lane, fb);
+#pragma unroll
+    for (int c = 0; c < 4; ++c)  // only the starts' chunks are read back
+      if (fw[c]) tile::sts4(src.vals(s, p) + tile::chunk_offset(warp, lane, c), d[c]);
+    *rank_words(s, p) = make_uint4(fb[0], fb[1], fb[2], fb[3]);
     if (lane == 0) tmp.warp_span[p * P::warps + warp] = ws, tmp.warp_count[p * P::warps + warp] = wc;
   }
 
@@ -104,7 +112,10 @@ struct scd_agent {
   // After a barrier: for each start of pass p, its offset and the sum of the segment before it.
   __device__ __forceinline__ void sweep_pass(std::int64_t t, int s, int p, const tile_state& ts) {
     std::uint32_t fb[4] = {};
-    if (ts.starts[p]) src.get_bytes(s, p, warp, lane, fb);
+    if (ts.starts[p]) {
+      const uint4 r = *rank_words(s, p);
+      fb[0] = r.x, fb[1] = r.y, fb[2] = r.z, fb[3] = r.w;
+    }
     if (!(fb[0] | fb[1] | fb[2] | fb[3])) return;
     const T pv = ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v;
     const std::int64_t base = t * P::tile_items + p * tile::kPassItems;
