@@ -1,11 +1,12 @@
 // Agent layer: SCD segmented sum's tile program (agent/tile_loop runs it). Reduce: in each pass a
 // warp block holding a start is scanned by the unit policy (agent/unit_policy), which parks its
 // DIFFERENTIATION in the stage: at each start, the in-warp scan value just before it (the sum of
-// the segment that ends there) with the start's rank in its row; a block without a start
+// the segment that ends there) with the start's rank byte (Unit::scd_block); a block without a start
 // contributes its total alone (warp/row_scan: warp_total) and parks nothing. Prefix: carries
 // between warps, and two look-back chains per tile: values (segmented) and start counts (plain),
 // the counts giving each segment its global index; the last tile writes the count, the end
-// offset and the last sum. Sweep: over the starts only, writes sums and offsets.
+// offset and the last sum. Sweep: over the starts only, staged per warp in rounds of kSweep so
+// that consecutive lanes write the sums and offsets of consecutive segments.
 #pragma once
 #include <cstdint>
 
@@ -24,6 +25,12 @@ namespace mmv::gpu::agent {
 template <class T, class Unit, class P>
 struct scd_agent {
   using policy = P;
+  static constexpr std::uint32_t kSweep = 128;  // starts per warp and sweep round
+  // A start staged for the sweep: its position in the pass, the sum of the segment before it.
+  struct sweep_entry {
+    std::uint32_t pos;
+    T v;
+  };
   // The kernel's __shared__ variables besides the stages, each declared in the kernel (device/).
   struct temp_storage {
     warp::seg<T>* warp_span;       // [P::passes * P::warps]
@@ -33,9 +40,10 @@ struct scd_agent {
     unsigned long long* slot;
     std::uint64_t* bars;           // [P::stages * P::passes]
     T* slots;                      // [P::warps * Unit::slots_per_warp], at least one
+    sweep_entry* sweep;            // [P::warps * kSweep]
   };
   struct tile_state {
-    std::uint32_t ccarry[P::passes][4];  // starts before each of the lane's rows in the warp block
+    std::uint32_t ccarry[P::passes][4];  // starts in the warp block before each chunk's rank origin
     bool starts[P::passes];              // the warp block holds a start
     warp::seg<T> pre[P::passes];         // the warp's value carry
     std::uint32_t cpre[P::passes];       // the starts before the warp in the tile
@@ -59,6 +67,12 @@ struct scd_agent {
         lane(threadIdx.x & 31), frags(make_block_frags<T>(lane)), chains{desc},
         src{x, flags, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
 
+  // The lane's four rank words of pass p parked as one vector in the warp block's part of the
+  // stage's flag area (its flags already read by the warp).
+  __device__ __forceinline__ uint4* rank_words(int s, int p) const {
+    return reinterpret_cast<uint4*>(src.bytes(s, p) + warp * (tile::kPassItems / P::warps / 4)) + lane;
+  }
+
   // Pass p of tile t (stage s): the warp block's DIFFERENTIATION parked, its span and count shared.
   __device__ __forceinline__ void reduce_pass(std::int64_t t, int s, int p, tile_state& ts) {
     T v[4][4], d[4][4];
@@ -73,8 +87,10 @@ struct scd_agent {
     std::uint32_t wc;
     const warp::seg<T> ws =
         Unit::scd_block(v, fw, frags, tmp.slots + warp * Unit::slots_per_warp, d, fb, ts.ccarry[p], wc);
-    src.put(s, p, warp, lane, d);
-    src.put_bytes(s, p, warp, lane, fb);
+#pragma unroll
+    for (int c = 0; c < 4; ++c)  // only the starts' chunks are read back
+      if (fw[c]) tile::sts4(src.vals(s, p) + tile::chunk_offset(warp, lane, c), d[c]);
+    *rank_words(s, p) = make_uint4(fb[0], fb[1], fb[2], fb[3]);
     if (lane == 0) tmp.warp_span[p * P::warps + warp] = ws, tmp.warp_count[p * P::warps + warp] = wc;
   }
 
@@ -102,25 +118,37 @@ struct scd_agent {
   }
 
   // After a barrier: for each start of pass p, its offset and the sum of the segment before it.
+  // The warp's starts go through its sweep buffer in rounds of kSweep, so that consecutive lanes
+  // write consecutive segments.
   __device__ __forceinline__ void sweep_pass(std::int64_t t, int s, int p, const tile_state& ts) {
-    std::uint32_t fb[4] = {};
-    if (ts.starts[p]) src.get_bytes(s, p, warp, lane, fb);
-    if (!(fb[0] | fb[1] | fb[2] | fb[3])) return;
+    if (!ts.starts[p]) return;  // warp-uniform
+    const uint4 r = *rank_words(s, p);
+    const std::uint32_t fb[4] = {r.x, r.y, r.z, r.w};
+    const std::uint32_t wc = tmp.warp_count[p * P::warps + warp];
     const T pv = ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v;
     const std::int64_t base = t * P::tile_items + p * tile::kPassItems;
+    const std::uint64_t kw = *tmp.tile_count + ts.cpre[p];
     const T* d = src.vals(s, p);
+    sweep_entry* buf = tmp.sweep + warp * kSweep;
+    for (std::uint32_t r0 = 0; r0 < wc; r0 += kSweep) {
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      const std::uint64_t k0 = *tmp.tile_count + ts.cpre[p] + ts.ccarry[p][c];
-      const int off = tile::chunk_offset(warp, lane, c);
-      // one iteration per start of the chunk (bit 8e set for a start at item e)
-      for (std::uint32_t m = thread::normalize_flags(fb[c]); m; m &= m - 1) {
-        const int bit = __ffs(m) - 1, e = bit >> 3;
-        const std::uint32_t b = (fb[c] >> bit) & 0xffu;
-        const std::uint64_t k = k0 + (b & 0x1fu) - 1;
-        offsets[k] = base + off + e;
-        if (k > 0) sums[k - 1] = b & 0x40u ? d[off + e] + pv : d[off + e];
+      for (int c = 0; c < 4; ++c) {
+        const int off = tile::chunk_offset(warp, lane, c);
+        // one iteration per start of the chunk (bit 8e set for a start at item e)
+        for (std::uint32_t m = thread::normalize_flags(fb[c]); m; m &= m - 1) {
+          const int bit = __ffs(m) - 1, e = bit >> 3;
+          const std::uint32_t b = (fb[c] >> bit) & 0xffu;
+          const std::uint32_t j = ts.ccarry[p][c] + (b & 0x1fu) - 1 - r0;  // wraps below the round
+          if (j < kSweep) buf[j] = {std::uint32_t(off + e), b & 0x40u ? d[off + e] + pv : d[off + e]};
+        }
       }
+      __syncwarp();
+      for (std::uint32_t i = lane; i < kSweep && r0 + i < wc; i += 32) {
+        const std::uint64_t k = kw + r0 + i;
+        offsets[k] = base + buf[i].pos;
+        if (k > 0) sums[k - 1] = buf[i].v;
+      }
+      __syncwarp();
     }
   }
 };

@@ -13,6 +13,7 @@
 #include "mmvram/gpu/warp/row_carry.cuh"
 #include "mmvram/gpu/warp/row_scan.cuh"
 #include "mmvram/gpu/warp/row_totals_mma.cuh"
+#include "mmvram/gpu/warp/scd_lanes.cuh"
 
 namespace mmv::gpu::agent {
 
@@ -55,21 +56,28 @@ struct lane_unit {
     return warp::carry_lanes(fw, A, lc, fs);
   }
 
-  // SCD: d and fb = the values and rank bytes parked for the sweep (warp/revert: differentiate),
-  // ccarry = the starts before each of the lane's rows, wc = the block's starts; returns its span.
+  // SCD: d and fb = the values and rank bytes parked for the sweep, ccarry = the starts before
+  // each chunk's rank origin (a start's index in the block is ccarry[c] + its rank byte - 1),
+  // wc = the block's starts; returns its span. V0: values and counts in one segmented scan
+  // (warp/scd_lanes); V1: ranks in rows by the flag scan (warp/revert: differentiate).
   template <class T>
   static __device__ __forceinline__ warp::seg<T> scd_block(const T (&v)[4][4], const std::uint32_t (&fw)[4],
                                                            const block_frags<T>& f, T*, T (&d)[4][4],
                                                            std::uint32_t (&fb)[4], std::uint32_t (&ccarry)[4],
                                                            std::uint32_t& wc) {
-    T A[4][4], lc[4];
-    std::uint32_t F[4][4], nf[4], fs;
+    T A[4][4];
     warp::revert_in_lanes<U>(v, f.lanes, fw, A);
-    warp::flag_scan_on<U>(fw, f.flags, F, nf);
-    const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
-    warp::differentiate(fw, F, A, lc, fs, d, fb);
-    wc = warp::row_carry(nf, ccarry);
-    return ws;
+    if constexpr (U == warp::unit::cuda_cores) {
+      return warp::differentiate_counted(fw, A, d, fb, ccarry, wc);
+    } else {
+      T lc[4];
+      std::uint32_t F[4][4], nf[4], fs;
+      warp::flag_scan_on<U>(fw, f.flags, F, nf);
+      const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
+      warp::differentiate(fw, F, A, lc, fs, d, fb);
+      wc = warp::row_carry(nf, ccarry);
+      return ws;
+    }
   }
 };
 

@@ -27,7 +27,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[P::stages * P::passes];
   __shared__ T slots[Unit::slots_per_warp > 0 ? P::warps * Unit::slots_per_warp : 1];
-  agent_t a{{warp_span, warp_count, &tile_excl, &tile_count, &slot, bars, slots}, stages, x, flags, sums, offsets, num_segments, n, tiles, desc, counter, aligned};
+  __shared__ typename agent_t::sweep_entry sweep[P::warps * agent_t::kSweep];
+  agent_t a{{warp_span, warp_count, &tile_excl, &tile_count, &slot, bars, slots, sweep}, stages, x, flags, sums, offsets, num_segments, n, tiles, desc, counter, aligned};
   agent::consume_tiles(a, tiles, clock);
 }
 
