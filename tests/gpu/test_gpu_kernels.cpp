@@ -108,7 +108,7 @@ TEST_CASE("the tensor-core variants (ablation.hpp: V1 _tc, V2 _tc_rows, V3 _tc_w
   require_pass("sscr_segmented_scan_tc_warp,scd_segmented_sum_tc_warp", sizes, dists);
 }
 
-TEST_CASE("the tile clock probe records every tile and leaves the results as they are", "[ours]") {
+TEST_CASE("the tile clock probe records every tile (and no more) and leaves the results as they are", "[ours]") {
   namespace ab = mmv::gpu::ablation;
   const std::int64_t n = 3 * ab::kTileItems + 5, tiles = ab::tiles(n);
   REQUIRE(tiles == 4);
@@ -138,6 +138,42 @@ TEST_CASE("the tile clock probe records every tile and leaves the results as the
     runtime::check(cudaMemcpy(cycles.data(), dcycles.get(), dcycles.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
     CHECK(got == want);
     for (long long c : cycles) CHECK((c > 0 && c < (1LL << 40)));
+  }
+  // SCD: its segments' sums, and no tile clock written past tiles(n) entries (a sentinel after them).
+  std::vector<float> want_sums;
+  std::vector<std::int64_t> want_offsets;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (i == 0 || flags[i]) want_sums.push_back(0), want_offsets.push_back(i);
+    want_sums.back() += x[i];
+  }
+  want_offsets.push_back(n);
+  const auto segments = static_cast<std::int64_t>(want_sums.size());
+  runtime::device_buffer dsums(4 * want_sums.size()), doffsets(8 * want_offsets.size()), dcount(8),
+      dclock(8 * std::size_t(tiles + 1));
+  for (auto v : {ab::variant::cuda_cores, ab::variant::tensor_cores, ab::variant::tensor_core_rows,
+                 ab::variant::tensor_core_warp}) {
+    INFO("scd " << ab::variant_name(v));
+    runtime::check(cudaMemset(dclock.get(), 0xff, dclock.bytes()), "sentinel");
+    runtime::check(cudaMemset(dclock.get(), 0, 8 * std::size_t(tiles)), "clear cycles");
+    std::size_t tb = 0;
+    ab::scd_segmented_sum(v, dx.as<float>(), dflags.as<std::uint8_t>(), dsums.as<float>(), doffsets.as<std::int64_t>(),
+                          dcount.as<std::int64_t>(), n, nullptr, tb);
+    runtime::device_buffer temp(tb);
+    ab::scd_segmented_sum(v, dx.as<float>(), dflags.as<std::uint8_t>(), dsums.as<float>(), doffsets.as<std::int64_t>(),
+                          dcount.as<std::int64_t>(), n, temp.get(), tb, nullptr, dclock.as<long long>());
+    std::int64_t count = 0;
+    std::vector<float> sums(want_sums.size());
+    std::vector<std::int64_t> offsets(want_offsets.size());
+    std::vector<long long> clock(static_cast<std::size_t>(tiles + 1));
+    runtime::check(cudaMemcpy(&count, dcount.get(), 8, cudaMemcpyDeviceToHost), "copy count");
+    runtime::check(cudaMemcpy(sums.data(), dsums.get(), dsums.bytes(), cudaMemcpyDeviceToHost), "copy sums");
+    runtime::check(cudaMemcpy(offsets.data(), doffsets.get(), doffsets.bytes(), cudaMemcpyDeviceToHost), "copy offsets");
+    runtime::check(cudaMemcpy(clock.data(), dclock.get(), dclock.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
+    CHECK(count == segments);
+    CHECK(sums == want_sums);
+    CHECK(offsets == want_offsets);
+    for (std::int64_t t = 0; t < tiles; ++t) CHECK((clock[t] > 0 && clock[t] < (1LL << 40)));
+    CHECK(clock[static_cast<std::size_t>(tiles)] == -1);  // nothing written past tiles(n)
   }
 }
 

@@ -1,25 +1,19 @@
 // Host entry points of the SCD segmented sum (api.hpp, ablation.hpp).
-#include <type_traits>
-
 #include "launch.hpp"
 #include "mmvram/gpu/device/scd.cuh"
 
 namespace mmv::gpu {
 namespace {
 
-// V0's tile policy: 3 passes, one stage, 3 blocks per SM (80 registers, 60 KB of stages each).
-// Against tile::segmented_policy (4, 1, 2), on an NVIDIA H100 80GB HBM3 at n = 2^28 fp32:
-// geometric:1024 0.587 -> 0.536 ms, geometric:32 0.748 -> 0.685, one_segment 0.507 -> 0.499;
-// (2, 1, 3) and (2, 2, 2) were slower than (4, 1, 2) at every density but all_length_1. The
-// tensor-core variants keep segmented_policy: at 80 registers they spill (40-390 bytes).
-template <class Unit>
-using scd_policy = std::conditional_t<std::is_same_v<Unit, agent::v0_cuda_cores>, tile::tile_policy<3, 1, 3>,
-                                      tile::segmented_policy>;
-
+// Every variant runs tile::segmented_policy (4 passes, one stage, 2 blocks per SM), the tile of
+// 16384 items that ablation::kTileItems, the tile clock and the stress cases assume. V0 on 3-pass
+// tiles at 3 blocks per SM measured 8-9% faster on an NVIDIA H100 80GB HBM3 at n = 2^28 fp32
+// (geometric:1024 0.587 -> 0.536 ms, geometric:32 0.748 -> 0.685): a per-kernel tile size is
+// left for the per-architecture tuning.
 template <class Unit, class T>
 void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, std::int64_t* num_segments,
          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
-  using P = scd_policy<Unit>;
+  using P = tile::segmented_policy;
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(ulonglong2));
   if (!detail::prepare(plan, temp, temp_bytes, stream)) {
     if (temp != nullptr && n <= 0) {  // no segments: *num_segments = 0, offsets[0] = n = 0
