@@ -106,12 +106,15 @@ class graph_executor final : public executor {
     const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
     if (made != cudaSuccess) raise_unlaunched(made, "graph instantiate");
     cudaGraphDestroy(graph);
+    graph = nullptr;
     execs_.push_back(exec);
     // The upload of the executable graph to the device is enqueued before the start event, so
     // the timed interval holds the graph's execution only.
-    check(cudaGraphUpload(exec, origin_.stream), "graph upload");
+    const cudaError_t uploaded = cudaGraphUpload(exec, origin_.stream);
+    if (uploaded != cudaSuccess) raise_unlaunched(uploaded, "graph upload");
     eager_begin();
-    check(cudaGraphLaunch(exec, origin_.stream), "graph launch");
+    const cudaError_t launched = cudaGraphLaunch(exec, origin_.stream);
+    if (launched != cudaSuccess) raise_unlaunched(launched, "graph launch");
     eager_end();
   }
   // A staged upload is captured as a copy node from the pinned arena (which is rewound only
