@@ -20,7 +20,7 @@ def breakdown(report):
     """Rows of one run report (a dict of schema mmvram-run/4); raises ValueError when the report
     has no timed, priced instructions."""
     records = [i for i in report.get("instructions") or [] if i.get("op") != "load"]
-    if not records or any(i.get("measured_ns") is None or i.get("class") is None for i in records):
+    if not records or any(i.get(k) is None for i in records for k in ("measured_ns", "class", "predicted_ns")):
         raise ValueError("no timed in-order instructions with a class (run with --backend cuda --executor "
                          "in-order --profile FILE --format json)")
     by_class = defaultdict(lambda: [0, 0.0, 0.0])

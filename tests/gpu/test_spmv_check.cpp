@@ -113,6 +113,10 @@ TEST_CASE("verify_spmv: a row with k u >= 1 is not bounded: counted, held to fin
   CHECK(v.unbounded_rows == 1);
   CHECK_FALSE(verify_spmv(std::vector<float>{NAN, 1.0f}, ref, spmv_impl::cusparse_default).pass);
   CHECK_FALSE(verify_spmv(std::vector<float>{INFINITY, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+  ref.abs_sum = {0.0L, 1.0L};  // an all-zero row: still not bounded (no inf * 0 = nan bound)
+  CHECK(verify_spmv(std::vector<float>{0.0f, 1.0f}, ref, spmv_impl::cusparse_default).unbounded_rows == 1);
+  CHECK_FALSE(verify_spmv(std::vector<float>{-INFINITY, 1.0f}, ref, spmv_impl::cusparse_default).pass);
+  ref.abs_sum = {1.0L, 1.0L};
   // Ours at the same length keeps a bound (k = spmv_rounding_depth(L) is small).
   v = verify_spmv(std::vector<float>{100.0f, 1.0f}, ref, spmv_impl::ours);
   CHECK_FALSE(v.pass);

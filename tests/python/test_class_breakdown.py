@@ -53,7 +53,8 @@ else:
     check(True, "per-class counts, sums, ratios and shares of 50 random reports; loads left out")
 
 for bad, what in [({"op": "add", "class": "stream", "measured_ns": None, "predicted_ns": 1.0}, "an untimed record"),
-                  ({"op": "add", "class": None, "measured_ns": 1.0, "predicted_ns": None}, "an unpriced record")]:
+                  ({"op": "add", "class": None, "measured_ns": 1.0, "predicted_ns": None}, "a record without a class"),
+                  ({"op": "add", "class": "stream", "measured_ns": 1.0, "predicted_ns": None}, "an unpriced record")]:
     try:
         cb.breakdown(report(rng, [bad]))
         check(False, f"{what} is refused")
