@@ -3,7 +3,7 @@ latency, instruction mixes, checks and SpMV (results_tables.py assembles them)."
 import importlib.util
 import re
 
-from results_common import DISTS, ROOT, bench_rows, dist_cells, fused, load, source, table
+from results_common import DISTS, RESULTS, ROOT, bench_rows, dist_cells, fused, load, source, table
 
 
 def t_bench(dtype):
@@ -246,3 +246,36 @@ def t_spmv(gpu):
                    "ours / default", "ours / ALG2"], body))
 
 
+
+
+def t_scd(gpu):
+    """SCD's segmented sum beside CUB's DeviceSegmentedReduce::Sum, one run: median ms per segment
+    length and type, and each one's share of its own byte floor at the run's read-only bandwidth."""
+    name = f"gpu_bench_scd_{gpu or 'H100'}.json"
+    if not (RESULTS / name).exists():
+        return f"No SCD run of the {gpu} is stored yet (`experiments/results/{name}`)."
+    doc = load(name)
+    body = []
+    for dtype in ("f32", "i32"):
+        rows = bench_rows(doc, dtype)
+        read_only = rows.get(("read_only_reduce", "none"))
+        dists = [d for d, _ in SCD_DISTS if ("scd_segmented_sum", d) in rows]
+        for kernel, label in (("scd_segmented_sum", "SCD (V0)"), ("cub_segmented_reduce_sum", "CUB")):
+            cells = []
+            for d in dists:
+                r = rows.get((kernel, d))
+                if r is None:
+                    cells.append("")
+                    continue
+                floor_bytes = r["n"] * r["kernel_bytes_per_item"] + r["num_segments"] * r["kernel_bytes_per_segment"]
+                share = floor_bytes / (read_only["bandwidth_gb_per_s"] * 1e9) / (r["time_ms"] * 1e-3) if read_only else None
+                cells.append(f"{r['time_ms']:.3f}" + (f" ({100 * share:.0f}%)" if share else ""))
+            body.append([label, dtype] + cells)
+    header = ["kernel", "type"] + [label for d, label in SCD_DISTS if d in dists]
+    return source(name, doc, f"n = 2^{doc['n'].bit_length() - 1}, median of {doc['reps']}") + "\n\n" + table(header, body)
+
+
+# SCD's table columns: segment lengths from one segment to all of length 1.
+SCD_DISTS = [("one_segment", "one segment"), ("geometric:1048576", "geometric 1M"), ("geometric:32768", "geometric 32K"),
+             ("fixed:32768", "fixed 32K"), ("geometric:1024", "geometric 1K"), ("fixed:1024", "fixed 1K"),
+             ("pareto:1024", "pareto 1K"), ("geometric:32", "geometric 32"), ("all_length_1", "length 1")]
