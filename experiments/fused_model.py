@@ -274,7 +274,7 @@ def main():
     if not a.mmvram.is_file():
         die(f"no mmvram binary at {a.mmvram} (build first, or pass --mmvram)")
     gpus = sorted(p.stem[len("gpu_bench_"):] for p in a.results.glob("gpu_bench_*.json")
-                  if not p.stem.startswith(("gpu_bench_ablation_", "gpu_bench_unaligned_")))
+                  if not p.stem.startswith(("gpu_bench_ablation_", "gpu_bench_unaligned_", "gpu_bench_scd_")))
     if not gpus:
         print(f"fused_model.py: no gpu_bench_<GPU>.json in {a.results}; nothing to model")
         return 0

@@ -132,8 +132,8 @@ def run_script(files):
     return r, tmp
 
 
-inputs_h100 = ["gpu_bench_H100.json", "gpu_bench_ablation_H100.json", "gpu_latency_v3_n14_H100.json",
-               "gpu_latency_v3_n16_H100.json"]
+inputs_h100 = ["gpu_bench_H100.json", "gpu_bench_ablation_H100.json", "gpu_bench_scd_H100.json",
+               "gpu_latency_v3_n14_H100.json", "gpu_latency_v3_n16_H100.json"]
 r, tmp = run_script({f: f for f in inputs_h100})
 got = json.loads((tmp / "results" / "fused_prediction_H100.json").read_text()) if r.returncode == 0 else None
 check(got == json.loads((stored / "fused_prediction_H100.json").read_text()),
