@@ -45,24 +45,31 @@ __device__ __forceinline__ T row_carry(const T (&tot)[4], T (&carry)[4]) {
   return __shfl_sync(~0u, incl, 31);
 }
 
-// Segmented: carry[c] = the warp's rows before row 4g + c under combine (f = 0 and v = 0 for
-// the first row), given each row's span row[c]; returns the whole warp's span.
-template <class T>
-__device__ __forceinline__ seg<T> row_carry(const seg<T> (&row)[4], seg<T> (&carry)[4]) {
+// Segmented under the operator op (a span's join, associative, identity {0, 0}): carry[c] = the
+// warp's rows before row 4g + c (f = 0 and v = 0 for the first row), given each row's span
+// row[c]; returns the whole warp's span.
+template <class T, class Op>
+__device__ __forceinline__ seg<T> row_carry_by(Op op, const seg<T> (&row)[4], seg<T> (&carry)[4]) {
   const int lane = threadIdx.x & 31;
   seg<T> incl{0u, T(0)};
 #pragma unroll
-  for (int c = 0; c < 4; ++c) carry[c] = incl, incl = combine(incl, row[c]);
+  for (int c = 0; c < 4; ++c) carry[c] = incl, incl = op(incl, row[c]);
 #pragma unroll
   for (int d = 4; d < 32; d *= 2) {
     const seg<T> y = shfl_up(incl, d);
-    if (lane >= d) incl = combine(y, incl);
+    if (lane >= d) incl = op(y, incl);
   }
   seg<T> excl = shfl_up(incl, 4);
   if (lane < 4) excl = {0u, T(0)};
 #pragma unroll
-  for (int c = 0; c < 4; ++c) carry[c] = combine(excl, carry[c]);
+  for (int c = 0; c < 4; ++c) carry[c] = op(excl, carry[c]);
   return {__shfl_sync(~0u, incl.f, 31), __shfl_sync(~0u, incl.v, 31)};
+}
+
+// Segmented under combine: row_carry_by with the (flag, value) operator.
+template <class T>
+__device__ __forceinline__ seg<T> row_carry(const seg<T> (&row)[4], seg<T> (&carry)[4]) {
+  return row_carry_by([](seg<T> a, seg<T> b) { return combine(a, b); }, row, carry);
 }
 
 }  // namespace mmv::gpu::warp

@@ -17,26 +17,6 @@ __device__ __forceinline__ seg<T> combine_counted(seg<T> a, seg<T> b) {
   return {a.f + b.f, b.f ? b.v : a.v + b.v};
 }
 
-// row_carry's segmented form under combine_counted: carry[c] = the warp's rows before row
-// 4g + c ({0, 0} for the first); returns the whole warp's counted span.
-template <class T>
-__device__ __forceinline__ seg<T> row_carry_counted(const seg<T> (&row)[4], seg<T> (&carry)[4]) {
-  const int lane = threadIdx.x & 31;
-  seg<T> incl{0u, T(0)};
-#pragma unroll
-  for (int c = 0; c < 4; ++c) carry[c] = incl, incl = combine_counted(incl, row[c]);
-#pragma unroll
-  for (int d = 4; d < 32; d *= 2) {
-    const seg<T> y = shfl_up(incl, d);
-    if (lane >= d) incl = combine_counted(y, incl);
-  }
-  seg<T> excl = shfl_up(incl, 4);
-  if (lane < 4) excl = {0u, T(0)};
-#pragma unroll
-  for (int c = 0; c < 4; ++c) carry[c] = combine_counted(excl, carry[c]);
-  return {__shfl_sync(~0u, incl.f, 31), __shfl_sync(~0u, incl.v, 31)};
-}
-
 // DIFFERENTIATION of a warp block holding a start, from A = its REVERTed in-lane scans
 // (revert_in_lanes). At each start (byte e of fw[c]): d[c][e] = the in-warp segmented scan just
 // before it; byte e of fb[c] = the start's rank in its chunk (1..4), plus 0x40 for the warp's
@@ -61,7 +41,7 @@ __device__ __forceinline__ seg<T> differentiate_counted(const std::uint32_t (&fw
     if (q == 0) ex[c] = {0u, T(0)};
     row[c] = {__shfl_sync(~0u, in.f, lane | 3), __shfl_sync(~0u, in.v, lane | 3)};
   }
-  const seg<T> ws = row_carry_counted(row, carry);
+  const seg<T> ws = row_carry_by([](seg<T> a, seg<T> b) { return combine_counted(a, b); }, row, carry);
 #pragma unroll
   for (int c = 0; c < 4; ++c) {
     const seg<T> pre = combine_counted(carry[c], ex[c]);
