@@ -49,15 +49,15 @@ struct scd_agent {
   const tile::scan_count_chain_state<T> chains;
   tile::tile_stages<T, true, P> src;
 
-  // desc: two zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned;
+  // desc: two zeroed words per tile, counter zeroed; grid: where the tiles sit (x, flags);
   // stages: P::stage_bytes<T, true>() of dynamic shared memory.
   __device__ __forceinline__ scd_agent(temp_storage tmp, unsigned char* stages, const T* x,
                                        const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                                        std::int64_t* num_segments, std::int64_t n, std::int64_t tiles,
-                                       ulonglong2* desc, unsigned long long* counter, bool aligned)
+                                       ulonglong2* desc, unsigned long long* counter, tile::tile_grid grid)
       : tmp(tmp), sums(sums), offsets(offsets), num_segments(num_segments), warp(threadIdx.x >> 5),
         lane(threadIdx.x & 31), frags(make_block_frags<T>(lane)), chains{desc},
-        src{x, flags, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
+        src{x, flags, n, tiles, grid, counter, tmp.slot, tmp.bars, stages} {}
 
   // Pass p of tile t (stage s): the warp block's DIFFERENTIATION parked, its span and count shared.
   __device__ __forceinline__ void reduce_pass(std::int64_t t, int s, int p, tile_state& ts) {
@@ -107,7 +107,7 @@ struct scd_agent {
     if (ts.starts[p]) src.get_bytes(s, p, warp, lane, fb);
     if (!(fb[0] | fb[1] | fb[2] | fb[3])) return;
     const T pv = ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v;
-    const std::int64_t base = t * P::tile_items + p * tile::kPassItems;
+    const std::int64_t base = src.pass_base(t, p);
     const T* d = src.vals(s, p);
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
