@@ -12,7 +12,8 @@ void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_byte
   const tile::tile_grid grid = detail::place_grid({in, out}, nullptr, n, tile_cycles);
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t), grid.shift);
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::matmul_scan_kernel<T, Unit, P>;
+  const auto kernel = grid.shift > 0 ? device::matmul_scan_kernel<T, Unit, tile::shifted_policy<P>>
+                                      : device::matmul_scan_kernel<T, Unit, P>;
   constexpr int smem = P::stage_bytes<T, false>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
       in, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), grid,

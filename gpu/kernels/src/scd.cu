@@ -18,7 +18,8 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, 
     }
     return;
   }
-  const auto kernel = device::scd_kernel<T, Unit, P>;
+  const auto kernel = grid.shift > 0 ? device::scd_kernel<T, Unit, tile::shifted_policy<P>>
+                                      : device::scd_kernel<T, Unit, P>;
   constexpr int smem = P::stage_bytes<T, true>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
       x, flags, sums, offsets, num_segments, n, plan.tiles, static_cast<ulonglong2*>(temp),

@@ -12,7 +12,8 @@ void run(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, void* te
   const tile::tile_grid grid = detail::place_grid({x, out}, flags, n, tile_cycles);
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t), grid.shift);
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::sscr_kernel<T, Unit, P>;
+  const auto kernel = grid.shift > 0 ? device::sscr_kernel<T, Unit, tile::shifted_policy<P>>
+                                      : device::sscr_kernel<T, Unit, P>;
   constexpr int smem = P::stage_bytes<T, true>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
       x, flags, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), grid,

@@ -83,7 +83,7 @@ struct matmul_scan_agent {
     for (int c = 0; c < 4; ++c)
 #pragma unroll
       for (int e = 0; e < 4; ++e) xs[c][e] += cv;
-    tile::store_values(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
+    tile::store_values<P::shifted>(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
   }
 };
 

@@ -87,7 +87,7 @@ struct sscr_agent {
     T xs[4][4];
     src.get(s, p, warp, lane, xs);
     warp::add_prefix(ts.fs[p], ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v, xs);
-    tile::store_values(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
+    tile::store_values<P::shifted>(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
   }
 };
 

@@ -24,6 +24,7 @@ namespace mmv::gpu::tile {
 template <class T, bool Flags, class P>
 struct tile_stages {
   static constexpr int kPasses = P::passes, kStages = P::stages, kTileItems = P::tile_items;
+  static constexpr bool kShifted = P::shifted;  // else grid.shift is 0 and the code is the aligned kernels' own
   const T* values;
   const std::uint8_t* flags;    // unused without Flags
   std::int64_t n, tiles;        // tiles: ceil((n + grid.shift) / kTileItems)
@@ -37,11 +38,14 @@ struct tile_stages {
 
   // Tile t is copied through the stage (aligned, all of it inside [0, n)).
   __device__ __forceinline__ bool staged(std::int64_t t) const {
-    return grid.aligned && t * kTileItems >= grid.shift && (t + 1) * kTileItems <= n + grid.shift;
+    if constexpr (kShifted)
+      return grid.aligned && t * kTileItems >= grid.shift && (t + 1) * kTileItems <= n + grid.shift;
+    else return grid.aligned && (t + 1) * kTileItems <= n;
   }
   // The global index of pass p of tile t's first position (negative in tile 0 when shifted).
   __device__ __forceinline__ std::int64_t pass_base(std::int64_t t, int p) const {
-    return t * kTileItems + p * kPassItems - grid.shift;
+    if constexpr (kShifted) return t * kTileItems + p * kPassItems - grid.shift;
+    else return t * kTileItems + p * kPassItems;
   }
   __device__ __forceinline__ T* vals(int s, int p) const {
     return reinterpret_cast<T*>(smem) + s * kTileItems + p * kPassItems;
@@ -106,8 +110,8 @@ struct tile_stages {
                                        std::uint32_t (&fw)[4]) {
     const std::int64_t base = pass_base(t, p);
     if (!staged(t)) {
-      load_values(values, base, n, false, warp, lane, v);
-      if constexpr (Flags) load_flags(flags, base, n, false, warp, lane, fw);
+      load_values<kShifted>(values, base, n, false, warp, lane, v);
+      if constexpr (Flags) load_flags<kShifted>(flags, base, n, false, warp, lane, fw);
       return;
     }
     thread::mbarrier_wait(bar + s * kPasses + p, (phase >> s) & 1u);
@@ -116,7 +120,7 @@ struct tile_stages {
     for (int c = 0; c < 4; ++c) {
       const int off = chunk_offset(warp, lane, c);
       lds4(vals(s, p) + off, v[c]);
-      if constexpr (Flags) fw[c] = thread::normalize_flags(bytes(s, p)[off / 4]) | start_bit(base + off);
+      if constexpr (Flags) fw[c] = thread::normalize_flags(bytes(s, p)[off / 4]) | start_bit<kShifted>(base + off);
     }
   }
 
