@@ -206,8 +206,8 @@ def model_gpu(results, gpu, derived, tiles, window):
     points, runs = [], []
     for path in sorted(results.glob(f"gpu_bench*_{gpu}.json")):
         doc = json.loads(path.read_text())
-        if doc.get("pointer_offset_items", 0) != 0 or not fused_rows(doc):
-            continue  # the unaligned run (and any run naming no variant) is another experiment
+        if doc.get("pointer_offset_items", 0) != 0 or path.name.startswith("gpu_bench_aligned_ref_") or not fused_rows(doc):
+            continue  # the unaligned runs, their aligned reference and any run naming no variant: other experiments
         runs.append({"file": path.name, "date_utc": doc["date_utc"], "n": doc["n"]})
         for r in fused_rows(doc):
             points.append({"file": path.name, **predict(r, derived, bw, lat, tiles, window)})
@@ -274,7 +274,8 @@ def main():
     if not a.mmvram.is_file():
         die(f"no mmvram binary at {a.mmvram} (build first, or pass --mmvram)")
     gpus = sorted(p.stem[len("gpu_bench_"):] for p in a.results.glob("gpu_bench_*.json")
-                  if not p.stem.startswith(("gpu_bench_ablation_", "gpu_bench_unaligned_", "gpu_bench_scd_")))
+                  if not p.stem.startswith(("gpu_bench_ablation_", "gpu_bench_unaligned_", "gpu_bench_aligned_ref_",
+                                            "gpu_bench_scd_")))
     if not gpus:
         print(f"fused_model.py: no gpu_bench_<GPU>.json in {a.results}; nothing to model")
         return 0

@@ -1,5 +1,6 @@
 // Each kernel (mmvram's and the baselines) against the CPU reference on a few sizes and
 // segment densities, through the same check_case() that `mmvram kernels check` uses.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -183,4 +184,69 @@ TEST_CASE("every kernel is right on unaligned pointers (x, flags and out one or 
       "cub_segmented_reduce_sum,vcu_flag_transform_scan,vcu_min_index_scan,ablation";
   for (std::int64_t offset : {1, 3})
     require_pass(spec, {4097, (1 << 20) + 3}, {"one_segment", "geometric:32", "all_length_1", "pareto:1024"}, offset);
+}
+
+// One shared misalignment h shifts the fused kernels' tile grid by h items (launch.hpp:
+// place_grid): every residue of the flag bytes, sizes around the shifted tile boundaries, inputs
+// shorter than the shift and a single item.
+TEST_CASE("the fused kernels are right at every shared pointer offset (1..15 items) around tile boundaries",
+          "[ours]") {
+  constexpr std::int64_t T = mmv::gpu::ablation::kTileItems;
+  for (std::int64_t h = 1; h <= 15; ++h) {
+    std::vector<std::int64_t> sizes{1, h, T - 1, T, T + 1, 2 * T - h, 2 * T - h + 1, 3 * T + 5};
+    if (h == 5 || h == 13) sizes.push_back((1 << 20) + 3);
+    require_pass(h == 1 || h == 2 || h == 3 || h == 5 || h == 7 || h == 13 ? "ours,ablation" : "ours", sizes,
+                 {"one_segment", "first_flag_0", "geometric:32", "all_length_1"}, h);
+  }
+}
+
+// x, flags and out misaligned by their own amounts (items, bytes, items): no shift aligns them
+// all (every tile reads global memory), or one does though the offsets differ ((2, 6, 2): 6 items).
+TEST_CASE("the fused kernels are right when x, flags and out sit at different offsets", "[ours]") {
+  struct offsets { int x, flags, out; };
+  const auto ks = kernels_named("ours,ablation");
+  std::uint64_t seed = 0xd1ffULL;
+  for (const offsets a : {offsets{1, 2, 1}, offsets{1, 1, 2}, offsets{0, 1, 0}, offsets{3, 0, 3}, offsets{2, 6, 2},
+                          offsets{0, 4, 0}})
+    for (dtype t : {dtype::f32, dtype::i32})
+      for (std::int64_t n : {std::int64_t(4097), std::int64_t(3 * 16384 + 5), std::int64_t((1 << 20) + 3)}) {
+        const auto d = distribution::parse("geometric:32");
+        std::vector<std::uint32_t> hx(n), hout(n);
+        std::vector<std::uint8_t> hf(n);
+        mmv::inputs::fill_values(t, hx.data(), n, mix64(++seed));
+        mmv::inputs::fill_flags(*d, hf.data(), n, mix64(++seed));
+        std::int64_t segs = 0;
+        for (std::int64_t i = 0; i < n; ++i) segs += i == 0 || hf[i] != 0;
+        runtime::device_buffer x(4 * (n + 4)), flags(n + 16), out(4 * (n + 4)), offs(8 * (n + 1)), count(8);
+        runtime::check(cudaMemcpy(x.as<std::uint32_t>() + a.x, hx.data(), 4 * n, cudaMemcpyHostToDevice), "upload");
+        runtime::check(cudaMemcpy(flags.as<std::uint8_t>() + a.flags, hf.data(), n, cudaMemcpyHostToDevice), "upload");
+        device_inputs in{};
+        in.type = t, in.n = n, in.x = x.as<std::uint32_t>() + a.x, in.flags = flags.as<std::uint8_t>() + a.flags;
+        in.num_segments = segs;
+        const device_outputs o{out.as<std::uint32_t>() + a.out, offs.as<std::int64_t>(), count.as<std::int64_t>()};
+        for (const kernel_info* k : ks) {
+          runtime::check(cudaMemset(out.get(), 0xff, out.bytes()), "poison");
+          std::size_t tb = 0;
+          k->run(in, o, nullptr, tb, nullptr);
+          runtime::device_buffer temp(std::max<std::size_t>(tb, 1));
+          k->run(in, o, temp.get(), tb, nullptr);
+          runtime::check(cudaDeviceSynchronize(), k->name);
+          const bool sums = k->kind == op::segmented_sum;
+          std::int64_t reported = segs;
+          std::vector<std::int64_t> hoff(n + 1);
+          if (sums) {
+            runtime::check(cudaMemcpy(&reported, o.num_segments, 8, cudaMemcpyDeviceToHost), "download");
+            if (reported == segs) runtime::check(cudaMemcpy(hoff.data(), o.offsets, 8 * (segs + 1), cudaMemcpyDeviceToHost), "download");
+          }
+          runtime::check(cudaMemcpy(hout.data(), o.out, 4 * (sums ? std::min(reported, segs) : n), cudaMemcpyDeviceToHost), "download");
+          const auto v = sums ? mmv::kernel_reference::verify_segmented_sum(t, hx.data(), hf.data(), hout.data(), hoff.data(),
+                                                                             reported, n, k->speculation_block)
+                              : mmv::kernel_reference::verify_segmented_scan(t, hx.data(), k->kind == op::scan ? nullptr : hf.data(),
+                                                                              hout.data(), n, k->speculation_block);
+          INFO(k->name << " " << dtype_name(t) << " n=" << n << " x+" << a.x << " flags+" << a.flags << " out+" << a.out
+                       << ": " << v.detail);
+          if (t == dtype::f32 && !k->claims_fp32_accuracy) continue;  // V3's documented inaccuracy (require_pass)
+          CHECK(v.pass);
+        }
+      }
 }

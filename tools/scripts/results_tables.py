@@ -51,7 +51,7 @@ def generate(spec):
     if name not in TABLES:
         raise SystemExit(f"results_tables.py: unknown table '{spec}' (known: {', '.join(TABLES)})")
     return TABLES[name](arg or {"bench": "f32", "copy_fraction": "f32", "ablation": "f32",
-                                "unaligned": "f32", "latency": "f32", "check_summary": "H100",
+                                "unaligned": "H100", "latency": "f32", "check_summary": "H100",
                                 "v3_accuracy": "H100"}.get(name, ""))
 
 

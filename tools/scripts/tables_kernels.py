@@ -80,30 +80,35 @@ def t_ablation_ratio(_):
             table(["kernel", "variant", "fp32, × V0", "int32, × V0"], body))
 
 
-def t_unaligned(dtype):
-    """Time with pointers one item off, over the aligned time of the full bench run."""
-    name, ref = "gpu_bench_unaligned_H100.json", "gpu_bench_H100.json"
-    doc = load(name)
-    un, al = bench_rows(doc, dtype), bench_rows(load(ref), dtype)
+def t_unaligned(gpu):
+    """fp32 time with pointers one item off (and ours three items off), over the aligned time of
+    the same call's run on one GPU."""
+    name, name3, ref = (f"gpu_bench_unaligned_{gpu}.json", f"gpu_bench_unaligned_offset3_{gpu}.json",
+                        f"gpu_bench_aligned_ref_{gpu}.json")
+    doc, dtype = load(name), "f32"
+    al = bench_rows(load(ref), dtype)
     cols = [("one_segment", "one segment"), ("geometric:32", "mean 32"),
             ("geometric:1024", "mean 1K"), ("all_length_1", "all length 1")]
     # The docs' rows: order and prose labels are the page's, not fields of the JSON.
-    kernels = [("matmul_scan", "`matmul_scan`"), ("sscr_segmented_scan", "`sscr_segmented_scan`"),
-               ("scd_segmented_sum", "`scd_segmented_sum`"), ("copy", "copy"),
-               ("read_only_reduce", "read-only reduction"), ("cub_inclusive_sum", "CUB `InclusiveSum`"),
-               ("cub_inclusive_sum_by_key_u8", "CUB `InclusiveSumByKey`, uint8 keys"),
-               ("cub_segmented_reduce_sum", "CUB `DeviceSegmentedReduce::Sum`")]
+    ours = [("matmul_scan", "`matmul_scan`"), ("sscr_segmented_scan", "`sscr_segmented_scan`"),
+            ("scd_segmented_sum", "`scd_segmented_sum`")]
+    rivals = [("copy", "copy"), ("read_only_reduce", "read-only reduction"),
+              ("cub_inclusive_sum", "CUB `InclusiveSum`"),
+              ("cub_inclusive_sum_by_key_u8", "CUB `InclusiveSumByKey`, uint8 keys"),
+              ("cub_segmented_reduce_sum", "CUB `DeviceSegmentedReduce::Sum`")]
     body = []
-    for k, label in kernels:
-        if (k, "none") in un:
-            cells = [f"{un[(k, 'none')]['time_ms'] / al[(k, 'none')]['time_ms']:.2f}× (unsegmented)"] + [""] * 3
-        else:
-            cells = [f"{un[(k, d)]['time_ms'] / al[(k, d)]['time_ms']:.2f}×" if (k, d) in un and (k, d) in al else ""
-                     for d, _ in cols]
-        body.append([label] + cells)
-    return (source(name, doc, f"offset {doc['pointer_offset_items']} item, {dtype}") + f" Time over the "
-            f"aligned time in `experiments/results/{ref}` (another run).\n\n" +
-            table(["kernel"] + [h for _, h in cols], body))
+    for file, kernels, suffix in [(name, ours + rivals, ""), (name3, ours, ", 3 items off")]:
+        un = bench_rows(load(file), dtype)
+        for k, label in kernels:
+            if (k, "none") in un:
+                cells = [f"{un[(k, 'none')]['time_ms'] / al[(k, 'none')]['time_ms']:.2f}× (unsegmented)"] + [""] * 3
+            else:
+                cells = [f"{un[(k, d)]['time_ms'] / al[(k, d)]['time_ms']:.2f}×" if (k, d) in un and (k, d) in al
+                         else "" for d, _ in cols]
+            body.append([label + suffix] + cells)
+    return (source(name, doc, f"offset {doc['pointer_offset_items']} item, {dtype}") + f" Rows marked 3 items off: "
+            f"`experiments/results/{name3}`. Time over the aligned time in `experiments/results/{ref}` (the same "
+            f"call, before them).\n\n" + table(["kernel"] + [h for _, h in cols], body))
 
 
 def t_latency(dtype):

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 
@@ -44,16 +45,33 @@ void with_unit(ablation::variant v, F&& f) {
   throw cuda_error("mmvram gpu: unknown ablation variant");
 }
 
-// Temporary storage for n items in tiles of tile_items, with desc_size bytes of descriptors per tile.
+// Where the tiles of n items sit (tile::tile_grid) for 4-byte arrays `words` and an optional
+// byte array `bytes` (nullptr: none): the shift in items that puts every array on a 16-byte
+// boundary at each tile's first item (the byte array's misalignment, or the first word array's),
+// if all agree and a tile clock (ablation.hpp: ablation::tiles(n) entries) can hold the tiles;
+// otherwise no shift, and only tiles of 16-byte-aligned arrays are staged.
+inline tile::tile_grid place_grid(std::initializer_list<const void*> words, const void* bytes, std::int64_t n,
+                                  const long long* tile_cycles) {
+  const auto mis = [](const void* p) { return int(reinterpret_cast<std::uintptr_t>(p) % 16); };
+  const int shift = bytes != nullptr ? mis(bytes) : mis(*words.begin()) / 4;
+  bool ok = true;
+  for (const void* w : words) ok = ok && mis(w) == 4 * (shift % 4);
+  if (tile_cycles != nullptr && ablation::tiles(n + shift) > ablation::tiles(n)) ok = false;
+  return ok ? tile::tile_grid{shift, true} : tile::tile_grid{0, false};
+}
+
+// Temporary storage for n items in tiles of tile_items shifted by `shift` (< 16) items, with
+// desc_size bytes of descriptors per tile; sized for any shift, so the size query (temp ==
+// nullptr) asks the same of any pointers.
 struct temp_plan {
   std::int64_t tiles;
   std::size_t desc_bytes, total;
 };
 
-inline temp_plan plan_temp(std::int64_t n, std::int64_t tile_items, std::size_t desc_size) {
-  const std::int64_t tiles = n > 0 ? (n + tile_items - 1) / tile_items : 0;
-  const std::size_t desc = (std::size_t(tiles) * desc_size + 255) / 256 * 256;
-  return {tiles, desc, desc + 256};
+inline temp_plan plan_temp(std::int64_t n, std::int64_t tile_items, std::size_t desc_size, int shift) {
+  const auto tiles_of = [&](std::int64_t m) { return n > 0 ? (m + tile_items - 1) / tile_items : 0; };
+  const std::size_t desc = (std::size_t(tiles_of(n + 15)) * desc_size + 255) / 256 * 256;
+  return {tiles_of(n + shift), desc, desc + 256};
 }
 
 // Handles the size query (temp == nullptr) and checks the buffer; true when a launch is due.

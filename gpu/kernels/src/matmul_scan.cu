@@ -9,13 +9,14 @@ template <class Unit, class T>
 void run(const T* in, T* out, std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream,
          long long* tile_cycles) {
   using P = tile::scan_policy;
-  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t));
+  const tile::tile_grid grid = detail::place_grid({in, out}, nullptr, n, tile_cycles);
+  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(std::uint64_t), grid.shift);
   if (!detail::prepare(plan, temp, temp_bytes, stream)) return;
-  const auto kernel = device::matmul_scan_kernel<T, Unit, P>;
-  const bool aligned = detail::aligned_to(in, 16) && detail::aligned_to(out, 16);
+  const auto kernel = grid.shift > 0 ? device::matmul_scan_kernel<T, Unit, tile::shifted_policy<P>>
+                                      : device::matmul_scan_kernel<T, Unit, P>;
   constexpr int smem = P::stage_bytes<T, false>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
-      in, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), aligned,
+      in, out, n, plan.tiles, static_cast<std::uint64_t*>(temp), detail::tile_counter(plan, temp), grid,
       tile::tile_clock{tile_cycles});
   detail::check(cudaGetLastError(), "matmul_scan launch");
 }

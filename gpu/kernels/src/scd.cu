@@ -14,7 +14,8 @@ template <class Unit, class T>
 void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, std::int64_t* num_segments,
          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
   using P = tile::segmented_policy;
-  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(ulonglong2));
+  const tile::tile_grid grid = detail::place_grid({x}, flags, n, tile_cycles);
+  const auto plan = detail::plan_temp(n, P::tile_items, sizeof(ulonglong2), grid.shift);
   if (!detail::prepare(plan, temp, temp_bytes, stream)) {
     if (temp != nullptr && n <= 0) {  // no segments: *num_segments = 0, offsets[0] = n = 0
       detail::check(cudaMemsetAsync(num_segments, 0, sizeof(std::int64_t), stream), "cudaMemsetAsync");
@@ -22,12 +23,12 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, 
     }
     return;
   }
-  const auto kernel = device::scd_kernel<T, Unit, P>;
-  const bool aligned = detail::aligned_to(x, 16) && detail::aligned_to(flags, 16);
+  const auto kernel = grid.shift > 0 ? device::scd_kernel<T, Unit, tile::shifted_policy<P>>
+                                      : device::scd_kernel<T, Unit, P>;
   constexpr int smem = P::template stage_bytes<T, true>();
   kernel<<<detail::grid_size(kernel, plan.tiles, P::threads, smem), P::threads, smem, stream>>>(
       x, flags, sums, offsets, num_segments, n, plan.tiles, static_cast<ulonglong2*>(temp),
-      detail::tile_counter(plan, temp), aligned, tile::tile_clock{tile_cycles});
+      detail::tile_counter(plan, temp), grid, tile::tile_clock{tile_cycles});
   detail::check(cudaGetLastError(), "scd_segmented_sum launch");
 }
 

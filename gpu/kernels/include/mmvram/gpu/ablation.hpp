@@ -37,7 +37,8 @@ inline constexpr std::int64_t kTileItems = 16384;
 inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) / kTileItems : 0; }
 
 // api.hpp's matmul_scan, sscr_segmented_scan and scd_segmented_sum as variant v. tile_cycles
-// (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh).
+// (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh); with
+// it, unaligned pointers whose shifted tiles would be tiles(n) + 1 read every tile element-wise.
 // matmul_scan has no starts, so its V1 and V2 are the same kernel (V3: row totals on the MMA).
 void matmul_scan(variant v, const float* in, float* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);

@@ -23,8 +23,11 @@ namespace mmv::gpu {
 // tensor cores' share of each variant's instructions is in the SASS and ncu tables of
 // docs/kernels.md ("What runs on the tensor cores") and docs/gpu_matrix_unit.md.
 //
-// Pointers need no alignment, but only 16-byte-aligned x, flags and out take the bulk-copy
-// path; what unaligned ones cost is measured in docs/gpu_matrix_unit.md ("Unaligned pointers").
+// Pointers need no alignment (4-byte x and out). When x, flags and out sit the same h items past
+// 16-byte boundaries (x + h on an aligned array, a sub-array), the tiles are shifted by h and
+// all but the first and last take the bulk-copy path; pointers whose misalignments differ read
+// every tile element by element. What each costs is measured in docs/gpu_matrix_unit.md
+// ("Unaligned pointers").
 // float: inf and NaN inputs give each result the class a sequential fp32 sum gives (where only
 // a partial sum overflows, the class depends on the summation order); subnormals are summed
 // like any value.

@@ -40,14 +40,14 @@ struct matmul_scan_agent {
   const tile::scan_chain_state<T> chain;
   tile::tile_stages<T, false, P> src;
 
-  // desc: one zeroed word per tile, counter zeroed; aligned: in and out 16-byte aligned;
+  // desc: one zeroed word per tile, counter zeroed; grid: where the tiles sit (in, out);
   // stages: P::stage_bytes<T, false>() of dynamic shared memory.
   __device__ __forceinline__ matmul_scan_agent(temp_storage tmp, unsigned char* stages, const T* in, T* out,
                                                std::int64_t n, std::int64_t tiles, std::uint64_t* desc,
-                                               unsigned long long* counter, bool aligned)
+                                               unsigned long long* counter, tile::tile_grid grid)
       : tmp(tmp), out(out), warp(threadIdx.x >> 5), lane(threadIdx.x & 31),
         frags(warp::make_value_frags<T>(lane)), totals(warp::make_total_frags<T>(lane)), chain{desc},
-        src{in, nullptr, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
+        src{in, nullptr, n, tiles, grid, counter, tmp.slot, tmp.bars, stages} {}
 
   // Pass p of tile t (stage s): row scans, row carries, the warp's scan parked, its total shared.
   __device__ __forceinline__ void reduce_pass(std::int64_t t, int s, int p, tile_state&) {
@@ -83,7 +83,7 @@ struct matmul_scan_agent {
     for (int c = 0; c < 4; ++c)
 #pragma unroll
       for (int e = 0; e < 4; ++e) xs[c][e] += cv;
-    tile::store_values(out, t * P::tile_items + p * tile::kPassItems, src.n, src.staged(t), warp, lane, xs);
+    tile::store_values<P::shifted>(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
   }
 };
 

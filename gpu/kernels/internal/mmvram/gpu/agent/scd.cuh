@@ -57,15 +57,15 @@ struct scd_agent {
   const tile::scan_count_chain_state<T> chains;
   tile::tile_stages<T, true, P> src;
 
-  // desc: two zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned;
+  // desc: two zeroed words per tile, counter zeroed; grid: where the tiles sit (x, flags);
   // stages: P::stage_bytes<T, true>() of dynamic shared memory.
   __device__ __forceinline__ scd_agent(temp_storage tmp, unsigned char* stages, const T* x,
                                        const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                                        std::int64_t* num_segments, std::int64_t n, std::int64_t tiles,
-                                       ulonglong2* desc, unsigned long long* counter, bool aligned)
+                                       ulonglong2* desc, unsigned long long* counter, tile::tile_grid grid)
       : tmp(tmp), sums(sums), offsets(offsets), num_segments(num_segments), warp(threadIdx.x >> 5),
         lane(threadIdx.x & 31), frags(make_block_frags<T>(lane)), chains{desc},
-        src{x, flags, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
+        src{x, flags, n, tiles, grid, counter, tmp.slot, tmp.bars, stages} {}
 
   // The lane's four rank words of pass p parked as one vector in the warp block's part of the
   // stage's flag area (its flags already read by the warp).
@@ -126,7 +126,7 @@ struct scd_agent {
     const std::uint32_t fb[4] = {r.x, r.y, r.z, r.w};
     const std::uint32_t wc = tmp.warp_count[p * P::warps + warp];
     const T pv = ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v;
-    const std::int64_t base = t * P::tile_items + p * tile::kPassItems;
+    const std::int64_t base = src.pass_base(t, p);
     const std::uint64_t kw = *tmp.tile_count + ts.cpre[p];
     const T* d = src.vals(s, p);
     sweep_entry* buf = tmp.sweep + warp * kSweep;

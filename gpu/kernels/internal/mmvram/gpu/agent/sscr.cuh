@@ -42,13 +42,13 @@ struct sscr_agent {
   const tile::scan_chain_state<T> chain;
   tile::tile_stages<T, true, P> src;
 
-  // desc: one zeroed word per tile, counter zeroed; aligned: x, flags and out 16-byte aligned;
+  // desc: one zeroed word per tile, counter zeroed; grid: where the tiles sit (x, flags, out);
   // stages: P::stage_bytes<T, true>() of dynamic shared memory.
   __device__ __forceinline__ sscr_agent(temp_storage tmp, unsigned char* stages, const T* x,
                                         const std::uint8_t* flags, T* out, std::int64_t n, std::int64_t tiles,
-                                        std::uint64_t* desc, unsigned long long* counter, bool aligned)
+                                        std::uint64_t* desc, unsigned long long* counter, tile::tile_grid grid)
       : tmp(tmp), out(out), warp(threadIdx.x >> 5), lane(threadIdx.x & 31), frags(make_block_frags<T>(lane)),
-        chain{desc}, src{x, flags, n, tiles, aligned, counter, tmp.slot, tmp.bars, stages} {}
+        chain{desc}, src{x, flags, n, tiles, grid, counter, tmp.slot, tmp.bars, stages} {}
 
   // Pass p of tile t (stage s): the warp block's scan parked, its span shared.
   __device__ __forceinline__ void reduce_pass(std::int64_t t, int s, int p, tile_state& ts) {
@@ -87,7 +87,7 @@ struct sscr_agent {
     T xs[4][4];
     src.get(s, p, warp, lane, xs);
     warp::add_prefix(ts.fs[p], ts.pre[p].f ? ts.pre[p].v : *tmp.tile_excl + ts.pre[p].v, xs);
-    tile::store_values(out, t * P::tile_items + p * tile::kPassItems, src.n, src.staged(t), warp, lane, xs);
+    tile::store_values<P::shifted>(out, src.pass_base(t, p), src.n, src.staged(t), warp, lane, xs);
   }
 };
 

@@ -8,21 +8,21 @@
 
 namespace mmv::gpu::device {
 
-// out[i] = in[0] + ... + in[i] for i < n; T = float or std::uint32_t (wrapping). desc: one
-// zeroed word per tile, counter zeroed; aligned: in and out 16-byte aligned. Dynamic shared
-// memory: P::stage_bytes<T, false>(). Unit: the unit policy (api.hpp: agent::v0_cuda_cores;
+// out[i] = in[0] + ... + in[i] for i < n; T = float or std::uint32_t (wrapping). desc: one zeroed
+// word per tile, counter zeroed; grid: where the tiles sit (tile::tile_grid; in and out). Dynamic
+// shared memory: P::stage_bytes<T, false>(). Unit: the unit policy (api.hpp: agent::v0_cuda_cores;
 // ablation.hpp: the others). clock: per-tile cycles if its buffer is set (tile/tile_clock).
 template <class T, class Unit, class P = tile::scan_policy>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     matmul_scan_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, std::uint64_t* desc,
-                       unsigned long long* counter, bool aligned, tile::tile_clock clock) {
+                       unsigned long long* counter, tile::tile_grid grid, tile::tile_clock clock) {
   using agent_t = agent::matmul_scan_agent<T, Unit, P>;
   extern __shared__ __align__(128) unsigned char stages[];
   __shared__ T warp_total[P::passes * P::warps];
   __shared__ T tile_excl;
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[P::stages * P::passes];
-  agent_t a{{warp_total, &tile_excl, &slot, bars}, stages, in, out, n, tiles, desc, counter, aligned};
+  agent_t a{{warp_total, &tile_excl, &slot, bars}, stages, in, out, n, tiles, desc, counter, grid};
   agent::consume_tiles(a, tiles, clock);
 }
 

@@ -8,16 +8,16 @@
 
 namespace mmv::gpu::device {
 
-// For segment k (k-th start, position 0 always one): offsets[k] = its start, sums[k] = its sum;
-// the last tile writes *num_segments = K, offsets[K] = n and the last segment's sum. desc: two
-// zeroed words per tile, counter zeroed; aligned: x and flags 16-byte aligned. Dynamic shared
-// memory: P::stage_bytes<T, true>(). Unit: the unit policy (api.hpp: agent::v0_cuda_cores;
+// For segment k (k-th start, position 0 always one): offsets[k] = its start, sums[k] = its sum; the
+// last tile writes *num_segments = K, offsets[K] = n and the last segment's sum. desc: two zeroed
+// words per tile, counter zeroed; grid: where the tiles sit (tile::tile_grid; x, flags). Dynamic
+// shared memory: P::stage_bytes<T, true>(). Unit: the unit policy (api.hpp: agent::v0_cuda_cores;
 // ablation.hpp: the others). clock: per-tile cycles if its buffer is set.
 template <class T, class Unit, class P = tile::segmented_policy>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     scd_kernel(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                std::int64_t* num_segments, std::int64_t n, std::int64_t tiles, ulonglong2* desc,
-               unsigned long long* counter, bool aligned, tile::tile_clock clock) {
+               unsigned long long* counter, tile::tile_grid grid, tile::tile_clock clock) {
   using agent_t = agent::scd_agent<T, Unit, P>;
   extern __shared__ __align__(128) unsigned char stages[];
   __shared__ warp::seg<T> warp_span[P::passes * P::warps];
@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ std::uint64_t bars[P::stages * P::passes];
   __shared__ T slots[Unit::slots_per_warp > 0 ? P::warps * Unit::slots_per_warp : 1];
   __shared__ typename agent_t::sweep_entry sweep[P::warps * agent_t::kSweep];
-  agent_t a{{warp_span, warp_count, &tile_excl, &tile_count, &slot, bars, slots, sweep}, stages, x, flags, sums, offsets, num_segments, n, tiles, desc, counter, aligned};
+  agent_t a{{warp_span, warp_count, &tile_excl, &tile_count, &slot, bars, slots, sweep}, stages, x, flags, sums, offsets, num_segments, n, tiles, desc, counter, grid};
   agent::consume_tiles(a, tiles, clock);
 }
 

@@ -9,14 +9,14 @@
 
 namespace mmv::gpu::device {
 
-// out[i] = x[s] + ... + x[i], s = the last start <= i (flags[s] != 0, or s = 0). desc: one
-// zeroed word per tile, counter zeroed; aligned: x, flags and out 16-byte aligned. Dynamic
-// shared memory: P::stage_bytes<T, true>(). Unit: the unit policy (api.hpp:
+// out[i] = x[s] + ... + x[i], s = the last start <= i (flags[s] != 0, or s = 0). desc: one zeroed
+// word per tile, counter zeroed; grid: where the tiles sit (tile::tile_grid; x, flags, out).
+// Dynamic shared memory: P::stage_bytes<T, true>(). Unit: the unit policy (api.hpp:
 // agent::v0_cuda_cores; ablation.hpp: the others). clock: per-tile cycles if its buffer is set.
 template <class T, class Unit, class P = tile::segmented_policy>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     sscr_kernel(const T* x, const std::uint8_t* flags, T* out, std::int64_t n, std::int64_t tiles,
-                std::uint64_t* desc, unsigned long long* counter, bool aligned, tile::tile_clock clock) {
+                std::uint64_t* desc, unsigned long long* counter, tile::tile_grid grid, tile::tile_clock clock) {
   using agent_t = agent::sscr_agent<T, Unit, P>;
   extern __shared__ __align__(128) unsigned char stages[];
   __shared__ warp::seg<T> warp_span[P::passes * P::warps];
@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   __shared__ unsigned long long slot;
   __shared__ std::uint64_t bars[P::stages * P::passes];
   __shared__ T slots[Unit::slots_per_warp > 0 ? P::warps * Unit::slots_per_warp : 1];
-  agent_t a{{warp_span, &tile_excl, &slot, bars, slots}, stages, x, flags, out, n, tiles, desc, counter, aligned};
+  agent_t a{{warp_span, &tile_excl, &slot, bars, slots}, stages, x, flags, out, n, tiles, desc, counter, grid};
   agent::consume_tiles(a, tiles, clock);
 }
 

@@ -16,12 +16,20 @@ struct tile_policy {
   static constexpr int threads = kThreads;
   static constexpr int warps = kWarps;  // fixed: warp_prefix.cuh and the kernels' arrays assume it
   static constexpr int tile_items = Passes * kPassItems;
+  static constexpr bool shifted = false;  // tile_stages: the tile grid may be shifted (tile_grid)
 
   // Dynamic shared memory a block needs: its stages of values (and of flag bytes).
   template <class T, bool Flags>
   static constexpr int stage_bytes() {
     return Stages * tile_items * int(sizeof(T) + (Flags ? 1 : 0));
   }
+};
+
+// Policy P for a tile grid shifted by tile_grid::shift > 0 items: its own kernel, so the aligned
+// one keeps its code (the shift's bounds checks and index arithmetic cost it registers).
+template <class P>
+struct shifted_policy : P {
+  static constexpr bool shifted = true;
 };
 
 // Chosen by measurement at n = 2^28 against other pass and stage counts (1, 3 or 6 passes, two

@@ -6,8 +6,11 @@
 // stage, which runs while the current tile is finished and stored (or, with one stage, pass by
 // pass as the final sweep frees the stage); each pass has its own mbarrier, so a pass computes
 // while later ones still arrive.
-// Between the passes and the final store, the stage holds each pass's partial results. Tiles that are partial or not
-// 16-byte aligned read their passes from global memory instead.
+// Between the passes and the final store, the stage holds each pass's partial results. The tile
+// grid is shifted by grid.shift items (tile_grid) so that, when every array shares one
+// misalignment, every tile but the first (which holds padding before item 0) and a partial last
+// one is 16-byte aligned and staged; those two, and every tile when no shift aligns all arrays,
+// read their passes from global memory instead.
 #pragma once
 #include <cstdint>
 
@@ -21,10 +24,11 @@ namespace mmv::gpu::tile {
 template <class T, bool Flags, class P>
 struct tile_stages {
   static constexpr int kPasses = P::passes, kStages = P::stages, kTileItems = P::tile_items;
+  static constexpr bool kShifted = P::shifted;  // else grid.shift is 0 and the code is the aligned kernels' own
   const T* values;
   const std::uint8_t* flags;    // unused without Flags
-  std::int64_t n, tiles;
-  bool aligned;                 // values, flags and outputs 16-byte aligned
+  std::int64_t n, tiles;        // tiles: ceil((n + grid.shift) / kTileItems)
+  tile_grid grid;
   unsigned long long* counter;  // global, zeroed before the launch
   unsigned long long* slot;     // shared: the tile claimed next
   std::uint64_t* bar;           // shared: one mbarrier per pass of each stage
@@ -32,7 +36,17 @@ struct tile_stages {
   std::uint32_t phase = 0;      // bit s: parity of stage s's next completion (all its passes)
   unsigned long long pending = 0;
 
-  __device__ __forceinline__ bool staged(std::int64_t t) const { return aligned && (t + 1) * kTileItems <= n; }
+  // Tile t is copied through the stage (aligned, all of it inside [0, n)).
+  __device__ __forceinline__ bool staged(std::int64_t t) const {
+    if constexpr (kShifted)
+      return grid.aligned && t * kTileItems >= grid.shift && (t + 1) * kTileItems <= n + grid.shift;
+    else return grid.aligned && (t + 1) * kTileItems <= n;
+  }
+  // The global index of pass p of tile t's first position (negative in tile 0 when shifted).
+  __device__ __forceinline__ std::int64_t pass_base(std::int64_t t, int p) const {
+    if constexpr (kShifted) return t * kTileItems + p * kPassItems - grid.shift;
+    else return t * kTileItems + p * kPassItems;
+  }
   __device__ __forceinline__ T* vals(int s, int p) const {
     return reinterpret_cast<T*>(smem) + s * kTileItems + p * kPassItems;
   }
@@ -50,7 +64,7 @@ struct tile_stages {
     if (t >= tiles || !staged(t)) return;
     const std::uint32_t vb = kPassItems * sizeof(T);
     std::uint64_t* b = bar + s * kPasses + p;
-    const std::int64_t i = t * kTileItems + p * kPassItems;
+    const std::int64_t i = pass_base(t, p);
     thread::bulk_copy_arrive(b, Flags ? vb + kPassItems : vb);
     thread::bulk_copy(vals(s, p), values + i, vb, b);
     if constexpr (Flags) thread::bulk_copy(bytes(s, p), flags + i, kPassItems, b);
@@ -94,10 +108,10 @@ struct tile_stages {
   // All threads: this lane's chunks (layout as load_values) of pass p of tile t in stage s.
   __device__ __forceinline__ void load(std::int64_t t, int s, int p, int warp, int lane, T (&v)[4][4],
                                        std::uint32_t (&fw)[4]) {
-    const std::int64_t base = t * kTileItems + p * kPassItems;
+    const std::int64_t base = pass_base(t, p);
     if (!staged(t)) {
-      load_values(values, base, n, false, warp, lane, v);
-      if constexpr (Flags) load_flags(flags, base, n, false, warp, lane, fw);
+      load_values<kShifted>(values, base, n, false, warp, lane, v);
+      if constexpr (Flags) load_flags<kShifted>(flags, base, n, false, warp, lane, fw);
       return;
     }
     thread::mbarrier_wait(bar + s * kPasses + p, (phase >> s) & 1u);
@@ -106,7 +120,7 @@ struct tile_stages {
     for (int c = 0; c < 4; ++c) {
       const int off = chunk_offset(warp, lane, c);
       lds4(vals(s, p) + off, v[c]);
-      if constexpr (Flags) fw[c] = thread::normalize_flags(bytes(s, p)[off / 4]) | (base + off == 0 ? 1u : 0u);
+      if constexpr (Flags) fw[c] = thread::normalize_flags(bytes(s, p)[off / 4]) | start_bit<kShifted>(base + off);
     }
   }
 
