@@ -60,10 +60,11 @@ double beyond(double err, double head) {
 }
 
 template <class T>
-verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int64_t n, std::int64_t block) {
+verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int64_t n, std::int64_t block,
+                   std::int64_t phase) {
   if constexpr (std::is_same_v<T, float>) {
     return walk(
-        x, flags, n, block,
+        x, flags, n, block, phase,
         [out, block](std::int64_t i, T xi, double ref, auto& r, verdict& v, const scale& sc) {
           const double err = std::fabs(static_cast<double>(out[i]) - ref);
           note_accuracy(v, err, sc.own);
@@ -91,7 +92,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
         });
   } else {
     return walk(
-        x, flags, n, 0,
+        x, flags, n, 0, 0,
         [out](std::int64_t i, T, std::int32_t ref, auto&, verdict& v, const scale&) {
           if (out[i] != ref) {
             v.max_error = 1;
@@ -105,7 +106,7 @@ verdict scan_check(const T* x, const std::uint8_t* flags, const T* out, std::int
 
 template <class T>
 verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const std::int64_t* offsets,
-                  std::int64_t n, std::int64_t block) {
+                  std::int64_t n, std::int64_t block, std::int64_t phase) {
   auto check_offset = [offsets](std::int64_t seg, const auto& r, verdict& v) {
     if (offsets != nullptr && offsets[seg] != r.start) {
       v.layout_error = true;
@@ -115,7 +116,7 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
   };
   if constexpr (std::is_same_v<T, float>) {
     return walk(
-        x, flags, n, block,
+        x, flags, n, block, phase,
         [](auto&&...) {},
         [sums, check_offset, block](std::int64_t seg, const auto& r, verdict& v) {
           check_offset(seg, r, v);
@@ -136,7 +137,7 @@ verdict sum_check(const T* x, const std::uint8_t* flags, const T* sums, const st
         });
   } else {
     return walk(
-        x, flags, n, 0,
+        x, flags, n, 0, 0,
         [](auto&&...) {},
         [sums, check_offset](std::int64_t seg, const auto& r, verdict& v) {
           check_offset(seg, r, v);
@@ -157,7 +158,7 @@ verdict reduce_check(const T* x, const void* sum, std::int64_t n) {
   std::memcpy(&got, sum, sizeof got);
   typename reference::running_sum<T>::value_type want{};
   double magnitudes = 0;
-  verdict v = walk(x, static_cast<const std::uint8_t*>(nullptr), n, 0, [](auto&&...) {},
+  verdict v = walk(x, static_cast<const std::uint8_t*>(nullptr), n, 0, 0, [](auto&&...) {},
                    [&](std::int64_t, const auto& r, verdict&) { want = r.total, magnitudes = r.last.own; });
   v.num_segments = 1;
   if constexpr (std::is_same_v<T, std::int32_t>) {
@@ -179,15 +180,16 @@ verdict reduce_check(const T* x, const void* sum, std::int64_t n) {
 }  // namespace
 
 verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
-                              std::int64_t n, std::int64_t speculation_block) {
+                              std::int64_t n, std::int64_t speculation_block, std::int64_t block_phase) {
   if (t == dtype::f32)
-    return scan_check(static_cast<const float*>(x), flags, static_cast<const float*>(out), n, speculation_block);
-  return scan_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(out), n, 0);
+    return scan_check(static_cast<const float*>(x), flags, static_cast<const float*>(out), n, speculation_block,
+                      block_phase);
+  return scan_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(out), n, 0, 0);
 }
 
 verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
                              const std::int64_t* offsets, std::int64_t reported_segments,
-                             std::int64_t n, std::int64_t speculation_block) {
+                             std::int64_t n, std::int64_t speculation_block, std::int64_t block_phase) {
   const std::int64_t expected = count_segments(flags, n);
   verdict v;
   v.num_segments = expected;
@@ -205,9 +207,9 @@ verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, 
   }
   if (t == dtype::f32)
     return sum_check(static_cast<const float*>(x), flags, static_cast<const float*>(sums), offsets, n,
-                     speculation_block);
+                     speculation_block, block_phase);
   return sum_check(static_cast<const std::int32_t*>(x), flags, static_cast<const std::int32_t*>(sums),
-                   offsets, n, 0);
+                   offsets, n, 0, 0);
 }
 
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n) {

@@ -62,10 +62,12 @@ inline double magnitude(std::int32_t) { return 0; }
 
 // Walks [0, n): visit(i, x_i, ref_i, run, chunk_verdict, sc) per element, with ref_i the
 // reference inclusive segmented prefix (reference::running_sum<T>'s value) and sc its scale
-// (struct scale; head over aligned `block`-item blocks, 0 when block == 0); close(segment_index,
-// run, verdict) once per segment, run.total its sum. Segments start where starts_segment says.
+// (struct scale; head over `block`-item blocks, 0 when block == 0, that start where i + phase is a
+// multiple of block: a kernel's tile grid shifted by `phase` items); close(segment_index, run,
+// verdict) once per segment, run.total its sum. Segments start where starts_segment says.
 template <class T, class Visit, class Close>
-verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t block, Visit visit, Close close) {
+verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t block, std::int64_t phase,
+             Visit visit, Close close) {
   using sum = reference::running_sum<T>;
   using stats = run_stats<typename sum::value_type>;
   struct chunk {
@@ -81,6 +83,7 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
   const std::int64_t count = std::clamp<std::int64_t>(n / 65536, 1, 512);
   std::vector<chunk> c(static_cast<std::size_t>(count));
   auto lo = [&](std::int64_t k) { return n * k / count; };
+  auto block_start = [&](std::int64_t i) { return std::max<std::int64_t>(0, (i + phase) / block * block - phase); };
   auto abs_sum = [&](std::int64_t from, std::int64_t to) {  // sum of |x| over [from, to)
     double b = 0;
     for (std::int64_t j = from; j < to; ++j) b += magnitude(x[j]);
@@ -116,11 +119,11 @@ verdict walk(const T* x, const std::uint8_t* flags, std::int64_t n, std::int64_t
     // blk: sum of |x| over i's block before i; sc.head: the open segment's start block before it.
     double blk = 0;
     if (block > 0) {
-      blk = abs_sum(lo(k) / block * block, lo(k));
-      sc.head = abs_sum(ck.open_start / block * block, ck.open_start);
+      blk = abs_sum(block_start(lo(k)), lo(k));
+      sc.head = abs_sum(block_start(ck.open_start), ck.open_start);
     }
     reference::walk_segments(x, flags, lo(k), lo(k + 1), acc, [&](std::int64_t i, bool starts, const sum& ref) {
-      if (block > 0 && i % block == 0) blk = 0;
+      if (block > 0 && (i + phase) % block == 0) blk = 0;
       sc.single = starts;
       if (starts) {
         if (first) ck.first = cur;

@@ -239,10 +239,11 @@ TEST_CASE("the fused kernels are right when x, flags and out sit at different of
             if (reported == segs) runtime::check(cudaMemcpy(hoff.data(), o.offsets, 8 * (segs + 1), cudaMemcpyDeviceToHost), "download");
           }
           runtime::check(cudaMemcpy(hout.data(), o.out, 4 * (sums ? std::min(reported, segs) : n), cudaMemcpyDeviceToHost), "download");
+          const std::int64_t phase = k->speculation_phase(in.x, in.flags, o.out);
           const auto v = sums ? mmv::kernel_reference::verify_segmented_sum(t, hx.data(), hf.data(), hout.data(), hoff.data(),
-                                                                             reported, n, k->speculation_block)
+                                                                             reported, n, k->speculation_block, phase)
                               : mmv::kernel_reference::verify_segmented_scan(t, hx.data(), k->kind == op::scan ? nullptr : hf.data(),
-                                                                              hout.data(), n, k->speculation_block);
+                                                                              hout.data(), n, k->speculation_block, phase);
           INFO(k->name << " " << dtype_name(t) << " n=" << n << " x+" << a.x << " flags+" << a.flags << " out+" << a.out
                        << ": " << v.detail);
           if (t == dtype::f32 && !k->claims_fp32_accuracy) continue;  // V3's documented inaccuracy (require_pass)

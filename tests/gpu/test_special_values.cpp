@@ -50,8 +50,9 @@ struct special_case {
 };
 
 // Runs kernel k (a scan or a segmented sum) on host data with x, flags and out `offset` items
-// past aligned allocations; returns out (n values) or the sums.
-std::vector<float> run_on_device(const kernel_info& k, const special_case& c, std::size_t offset) {
+// past aligned allocations; returns out (n values) or the sums, and sets phase to where V3's
+// speculation blocks start for those pointers (kernel_info::speculation_phase).
+std::vector<float> run_on_device(const kernel_info& k, const special_case& c, std::size_t offset, std::int64_t& phase) {
   const auto n = static_cast<std::int64_t>(c.x.size());
   runtime::device_buffer xb(4 * (c.x.size() + offset)), flagb(c.flags.size() + offset), outb(4 * (c.x.size() + offset)),
       offsets(8 * (c.x.size() + 1)), count(8), sums_offsets(8 * (c.x.size() + 1));
@@ -76,6 +77,7 @@ std::vector<float> run_on_device(const kernel_info& k, const special_case& c, st
     in.offsets = offsets.as<std::int64_t>();
   }
   const device_outputs o{out, sums_offsets.as<std::int64_t>(), count.as<std::int64_t>()};
+  phase = k.speculation_phase(x, flags, out);
   std::size_t tb = 0;
   k.run(in, o, nullptr, tb, nullptr);
   runtime::device_buffer temp(std::max<std::size_t>(tb, 1));
@@ -94,7 +96,7 @@ struct reference {
   std::vector<double> fp64, abs_sum, head;
   std::vector<std::int64_t> length;
 };
-reference sequential(const special_case& c, bool segmented, bool sums, std::int64_t block) {
+reference sequential(const special_case& c, bool segmented, bool sums, std::int64_t block, std::int64_t phase) {
   reference r;
   float acc = 0;
   double acc64 = 0, abs64 = 0, blk = 0, head = 0;
@@ -106,7 +108,7 @@ reference sequential(const special_case& c, bool segmented, bool sums, std::int6
   for (std::size_t i = 0; i < c.x.size(); ++i) {
     const bool start = i == 0 || (segmented && c.flags[i] != 0);
     if (start && sums && i > 0) push();
-    if (block > 0 && static_cast<std::int64_t>(i) % block == 0) blk = 0;  // |x| of i's block before i
+    if (block > 0 && (static_cast<std::int64_t>(i) + phase) % block == 0) blk = 0;  // |x| of i's block before i
     if (start) acc = 0, acc64 = 0, abs64 = 0, len = 0, head = blk;
     acc += c.x[i];
     acc64 += double(c.x[i]);
@@ -211,8 +213,9 @@ TEST_CASE("fp32 kernels on wide-range, subnormal, near-FLT_MAX and non-finite va
       for (const kernel_info* k : kernels) {
         if (offset != 0 && k->family != "ours" && k->family != "ablation") continue;
         const bool segmented = k->kind != op::scan, sums = k->kind == op::segmented_sum;
-        const reference ref = sequential(c, segmented, sums, k->speculation_block);
-        const auto got = run_on_device(*k, c, offset);
+        std::int64_t phase = 0;
+        const auto got = run_on_device(*k, c, offset, phase);
+        const reference ref = sequential(c, segmented, sums, k->speculation_block, phase);
         REQUIRE(got.size() == ref.fp32.size());
         const comparison cmp = compare(got, ref);
         std::printf("special %-26s %-44s +%zu results %8zu  class mismatches %7lld  finite beyond bound %6lld (worst %.3g)  not bitwise %7lld  %s%s\n",

@@ -127,6 +127,31 @@ TEST_CASE("f32 checks over several chunks: the reference is the exact sum, round
   CHECK(r.max_error == 0);
 }
 
+// A one-item segment at p = 129 * 512 - 5 with an error of 100 kRevertCoefficient: blocks
+// shifted by 5 start at p (H = 0, 100 times V3's derived bound); unshifted blocks hold 507 items
+// of |x| = 1 before it (H = 507, a fifth of the bound). Both checks place the blocks alike.
+TEST_CASE("V3's derived bound takes its blocks from the tile grid's shift", "[kernel_reference]") {
+  constexpr std::int64_t p = 129 * 512 - 5;
+  const double err = 100 * mmv::kRevertCoefficient;
+  std::vector<float> x(static_cast<std::size_t>(kN), 1.0f), scan(static_cast<std::size_t>(kN));
+  std::vector<std::uint8_t> f(static_cast<std::size_t>(kN), 0);
+  f[0] = f[p] = f[p + 1] = 1;
+  for (std::int64_t i = 0, run = 0; i < kN; ++i) run = f[i] ? 1 : run + 1, scan[i] = static_cast<float>(run);
+  scan[p] = static_cast<float>(1 + err);
+  const std::vector<float> sums{static_cast<float>(p), scan[p], static_cast<float>(kN - p - 1)};
+  const std::vector<std::int64_t> offsets{0, p, p + 1, kN};
+  for (const std::int64_t phase : {0, 5}) {
+    CAPTURE(phase);
+    const auto a = kr::verify_segmented_scan(dtype::f32, x.data(), f.data(), scan.data(), kN, 512, phase);
+    const auto b = kr::verify_segmented_sum(dtype::f32, x.data(), f.data(), sums.data(), offsets.data(), 3, kN, 512, phase);
+    for (const auto& v : {a, b}) {
+      CHECK(v.single_bad == 1);
+      if (phase == 0) CHECK(v.single_over_derived == Approx(100.0 / 508).epsilon(1e-3));
+      else CHECK(v.single_over_derived == Approx(100.0).epsilon(1e-3));
+    }
+  }
+}
+
 TEST_CASE("verify_state_passing: within the tolerance of its scale, strided, NaN and floor", "[kernel_reference]") {
   // Two lanes (stride 2), three chunks; lane 0 checked against want and scale.
   const std::vector<double> want{1, -2, 0}, scale{1, 4, 0};

@@ -204,7 +204,8 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
         runtime::check(cudaMemcpy(hout, out_at, 4, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
         r.v = kernel_reference::verify_reduce(t, hx, hout, n);
       } else if (k->kind == op::scan || k->kind == op::segmented_scan) {
-        r.v = kernel_reference::verify_segmented_scan(t, hx, k->kind == op::scan ? nullptr : hf, hout, n, k->speculation_block);
+        r.v = kernel_reference::verify_segmented_scan(t, hx, k->kind == op::scan ? nullptr : hf, hout, n, k->speculation_block,
+                                                     k->speculation_phase(x_at, flags_at, out_at));
       } else {
         std::int64_t reported = segs;
         std::unique_ptr<std::int64_t[]> hoff;
@@ -215,7 +216,8 @@ std::vector<check_result> check_data(const std::vector<const kernel_info*>& kern
         if (reported == segs && segs > 0)
           runtime::check(cudaMemcpy(hout, out_at, 4 * static_cast<std::size_t>(segs), cudaMemcpyDeviceToHost),
                      "cudaMemcpy to host");
-        r.v = kernel_reference::verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n, k->speculation_block);
+        r.v = kernel_reference::verify_segmented_sum(t, hx, hf, hout, hoff.get(), reported, n, k->speculation_block,
+                                                    k->speculation_phase(x_at, flags_at, out_at));
       }
       const bool has_output = k->kind == op::scan || k->kind == op::segmented_scan || k->kind == op::segmented_sum;
       if (also && has_output && r.v.pass) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel_inputs.hpp"
+#include "mmvram/gpu/ablation.hpp"
 
 namespace mmv::tool::kernels {
 
@@ -68,6 +69,12 @@ struct kernel_info {
   // tile_cycles (device, ablation::tiles(n) entries).
   std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t, long long*)>
       run_timed;
+  // Where V3's speculation blocks start for these device pointers: at i + phase a multiple of
+  // speculation_block (the tile grid's shift, ablation::tile_shift); 0 without speculation blocks.
+  std::int64_t speculation_phase(const void* x, const std::uint8_t* flags, const void* out) const {
+    if (speculation_block == 0) return 0;
+    return mmv::gpu::ablation::tile_shift(x, kind == op::scan ? nullptr : flags, kind == op::segmented_sum ? nullptr : out);
+  }
   double bytes(std::int64_t n, std::int64_t segments) const {
     return item_bytes * double(n) + segment_bytes * double(segments);
   }

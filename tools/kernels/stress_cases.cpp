@@ -156,10 +156,11 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
       guard_error = "wrote offsets outside [0, num_segments]";
     v = kernel_reference::verify_segmented_sum(t, b.hx.as<void>(), b.hf.as<std::uint8_t>(), hout + kGuard + 4 * oo,
                              count_ok && reported == segs ? reinterpret_cast<const std::int64_t*>(hoff + off_begin) : nullptr,
-                             reported, n, k.speculation_block);
+                             reported, n, k.speculation_block, k.speculation_phase(x_at, flags_at, out_at));
   } else {
     v = kernel_reference::verify_segmented_scan(t, b.hx.as<void>(), segmented ? b.hf.as<std::uint8_t>() : nullptr,
-                              hout + kGuard + 4 * oo, n, k.speculation_block);
+                              hout + kGuard + 4 * oo, n, k.speculation_block,
+                              k.speculation_phase(x_at, flags_at, out_at));
   }
   const std::size_t out_begin = kGuard + 4 * std::size_t(oo), out_end = out_begin + 4 * std::size_t(written);
   if (guard_error.empty() && (!all_poison(hout, out_begin) || !all_poison(hout + out_end, b.out_bytes - out_end)))

@@ -54,5 +54,11 @@ void sscr_segmented_scan(variant v, const std::int32_t* x, const std::uint8_t* f
               temp_bytes, stream, tile_cycles);
 }
 
+int tile_shift(const void* x, const std::uint8_t* flags, const void* out) {
+  const tile::tile_grid g = out != nullptr ? detail::place_grid({x, out}, flags, 1, nullptr)
+                                           : detail::place_grid({x}, flags, 1, nullptr);
+  return g.shift;
+}
+
 }  // namespace ablation
 }  // namespace mmv::gpu

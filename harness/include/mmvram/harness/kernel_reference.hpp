@@ -40,15 +40,16 @@ struct verdict {
 // Segmented inclusive scan: out against the reference of x with starts at flags (flags ==
 // nullptr: one segment). f32: a single-item result (a segment's start) within f32_bound(1) of x;
 // every other result's error, less kRevertCoefficient * H (speculation_block > 0), enters its
-// segment's ||err||_2 / ||ref||_2 <= f32_bound(len).
+// segment's ||err||_2 / ||ref||_2 <= f32_bound(len). The speculation blocks start where
+// i + block_phase is a multiple of speculation_block (the kernel's tile grid shift, tile_shift).
 verdict verify_segmented_scan(dtype t, const void* x, const std::uint8_t* flags, const void* out,
-                              std::int64_t n, std::int64_t speculation_block = 0);
+                              std::int64_t n, std::int64_t speculation_block = 0, std::int64_t block_phase = 0);
 // Segmented sum: sums[k] per segment (f32: |out - ref| - kRevertCoefficient * H (when
 // speculation_block > 0 and the segment has two items or more) <= f32_bound(len) * sum |x|), and,
 // when offsets != nullptr, offsets[k] == segment start, offsets[count] == n, and count right.
 verdict verify_segmented_sum(dtype t, const void* x, const std::uint8_t* flags, const void* sums,
                              const std::int64_t* offsets, std::int64_t reported_segments,
-                             std::int64_t n, std::int64_t speculation_block = 0);
+                             std::int64_t n, std::int64_t speculation_block = 0, std::int64_t block_phase = 0);
 // Reduction: sum[0] against the reference sum of x (f32: |out - ref| <= f32_bound(n) * sum |x|;
 // i32: exact, wrapping).
 verdict verify_reduce(dtype t, const void* x, const void* sum, std::int64_t n);

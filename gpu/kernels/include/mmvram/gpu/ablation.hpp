@@ -36,6 +36,11 @@ inline constexpr std::int64_t kWarpBlockItems = 512;
 inline constexpr std::int64_t kTileItems = 16384;
 inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) / kTileItems : 0; }
 
+// The items before item 0 in the first tile of the fused kernels for these pointers (out: the
+// scans' output; nullptr for the segmented sum, whose sums are not tiled), without tile_cycles:
+// tiles, passes and V3's warp blocks start where i + tile_shift is a multiple of their size.
+int tile_shift(const void* x, const std::uint8_t* flags, const void* out);
+
 // api.hpp's matmul_scan, sscr_segmented_scan and scd_segmented_sum as variant v. tile_cycles
 // (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh); with
 // it, unaligned pointers whose shifted tiles would be tiles(n) + 1 read every tile element-wise.
