@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "bench_report.hpp"
@@ -17,10 +18,21 @@
 namespace mmv::tool::kernels {
 namespace {
 
+// Median, min and max of the times.
+void summarize(std::vector<float> ms, double& median_ms, double& min_ms, double& max_ms) {
+  std::sort(ms.begin(), ms.end());
+  median_ms = median(std::vector<double>(ms.begin(), ms.end()));
+  min_ms = ms.front();
+  max_ms = ms.back();
+}
+
 // Times k over the input sets (warm-up, then reps calls rotating sets, events around each).
-// With tile_cycles, then reps more calls with the clock64 probe (fused kernels only).
+// With prepare (rivals that take keys or offsets): then as many calls again with prepare(set),
+// which builds them from the set's flags, inside the events. With tile_cycles, then reps more
+// calls with the clock64 probe (fused kernels only).
 void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_inputs>& ins,
-                 const device_outputs& o, int warmup, int reps, bool tile_cycles) {
+                 const device_outputs& o, int warmup, int reps, bool tile_cycles,
+                 const std::function<void(std::size_t)>& prepare) {
   try {
     std::size_t tb = 0, most = 1;
     for (const auto& in : ins) {
@@ -33,21 +45,25 @@ void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_in
       k.run(ins[static_cast<std::size_t>(w) % ins.size()], o, temp.get(), tb, nullptr);
     }
     runtime::check(cudaDeviceSynchronize(), k.name + " warm-up");
-    // One owning pair of events per call (destroyed on every path), all recorded before the one wait.
-    const auto timers = std::make_unique<runtime::event_timer[]>(static_cast<std::size_t>(reps));
-    for (int i = 0; i < reps; ++i) {
-      tb = most;
-      timers[i].start(nullptr);
-      k.run(ins[static_cast<std::size_t>(i) % ins.size()], o, temp.get(), tb, nullptr);
-      timers[i].stop(nullptr);
-    }
-    runtime::check(cudaDeviceSynchronize(), k.name);
-    std::vector<float> ms(static_cast<std::size_t>(reps));
-    for (int i = 0; i < reps; ++i) ms[i] = timers[i].elapsed_ms();
-    std::sort(ms.begin(), ms.end());
-    r.median_ms = median(std::vector<double>(ms.begin(), ms.end()));
-    r.min_ms = ms.front();
-    r.max_ms = ms.back();
+    // reps timed calls (with prepare inside the events when `prepared`); one owning pair of
+    // events per call (destroyed on every path), all recorded before the one wait.
+    const auto timed = [&](bool prepared) {
+      const auto timers = std::make_unique<runtime::event_timer[]>(static_cast<std::size_t>(reps));
+      for (int i = 0; i < reps; ++i) {
+        const auto set = static_cast<std::size_t>(i) % ins.size();
+        tb = most;
+        timers[i].start(nullptr);
+        if (prepared) prepare(set);
+        k.run(ins[set], o, temp.get(), tb, nullptr);
+        timers[i].stop(nullptr);
+      }
+      runtime::check(cudaDeviceSynchronize(), k.name);
+      std::vector<float> ms(static_cast<std::size_t>(reps));
+      for (int i = 0; i < reps; ++i) ms[i] = timers[i].elapsed_ms();
+      return ms;
+    };
+    summarize(timed(false), r.median_ms, r.min_ms, r.max_ms);
+    if (prepare) summarize(timed(true), r.prep_median_ms, r.prep_min_ms, r.prep_max_ms);
     if (tile_cycles && k.run_timed) {  // separate calls: the probe's copies stay out of the timings
       r.tiles = ablation::tiles(r.n);
       runtime::device_buffer cycles(8 * static_cast<std::size_t>(r.tiles));
@@ -115,6 +131,18 @@ int run_bench(const bench_options& o, std::ostream& os) {
   for (dtype t : o.dtypes) {
     std::vector<runtime::device_buffer> xs, fl, keys, byte_keys, offs;
     std::vector<device_inputs> ins(static_cast<std::size_t>(sets));
+    std::vector<runtime::device_buffer> prep_temp(static_cast<std::size_t>(sets));
+    // Builds set s's keys (int32, uint8) and offsets from its flags, those asked for.
+    const auto prepare = [&](std::size_t s, bool k32, bool k8, bool offsets) {
+      std::size_t tb = prep_temp[s].bytes();
+      if (k32) baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, prep_temp[s].get(), tb);
+      tb = prep_temp[s].bytes();
+      if (k8) baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, prep_temp[s].get(), tb);
+      tb = prep_temp[s].bytes();
+      if (offsets)
+        baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n,
+                                        prep_temp[s].get(), tb);
+    };
     for (int s = 0; s < sets; ++s) {
       fill_values(t, hbuf.get(), n, mix64(o.seed + static_cast<std::uint64_t>(++set_index)));
       xs.emplace_back(vbytes + 4 * pad);
@@ -139,7 +167,7 @@ int run_bench(const bench_options& o, std::ostream& os) {
       r.k = k;
       r.type = t;
       r.n = n;
-      time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles);
+      time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles, {});
       rows.push_back(r);
     }
     for (const distribution& d : dists) {
@@ -150,27 +178,20 @@ int run_bench(const bench_options& o, std::ostream& os) {
         if (s == 0) segs0 = segs;
         runtime::check(cudaMemcpy(fl[s].as<std::uint8_t>() + pad, hflags.get(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice), "cudaMemcpy");
         ins[s].num_segments = segs;
-        if (any_keys) {  // preparation, outside the timed region
-          std::size_t tb = 0;
-          baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, nullptr, tb);
-          runtime::device_buffer tmp(tb);
-          baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, tmp.get(), tb);
-        }
-        if (any_byte_keys) {
-          std::size_t tb = 0;
-          baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, nullptr, tb);
-          runtime::device_buffer tmp(tb);
-          baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, tmp.get(), tb);
-        }
         if (any_offsets) {
           offs[s] = runtime::device_buffer();  // free the previous distribution's first
           offs[s] = runtime::device_buffer(8 * static_cast<std::size_t>(segs + 1));
-          std::size_t tb = 0;
-          baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, nullptr, tb);
-          runtime::device_buffer tmp(tb);
-          baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, tmp.get(), tb);
           ins[s].offsets = offs[s].as<std::int64_t>();
         }
+        std::size_t most = 1, tb = 0;  // one temporary buffer for every preparation of the set
+        if (any_keys) baselines::make_segment_keys(ins[s].flags, keys[s].as<std::int32_t>(), n, nullptr, tb), most = std::max(most, tb);
+        if (any_byte_keys) baselines::make_segment_keys(ins[s].flags, byte_keys[s].as<std::uint8_t>(), n, nullptr, tb), most = std::max(most, tb);
+        if (any_offsets)
+          baselines::make_segment_offsets(ins[s].flags, offs[s].as<std::int64_t>(), scd_count.as<std::int64_t>(), n, nullptr, tb),
+              most = std::max(most, tb);
+        prep_temp[s] = runtime::device_buffer();
+        prep_temp[s] = runtime::device_buffer(most);
+        prepare(static_cast<std::size_t>(s), any_keys, any_byte_keys, any_offsets);  // outside the timed region
         runtime::check(cudaDeviceSynchronize(), "input preparation");
       }
       for (auto* k : kernels) {
@@ -183,7 +204,10 @@ int run_bench(const bench_options& o, std::ostream& os) {
         r.dist_family = d.family();
         r.mean = d.mean;
         r.segments = segs0;
-        time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles);
+        std::function<void(std::size_t)> rebuild;
+        if (k->needs_keys || k->needs_byte_keys || k->needs_offsets)
+          rebuild = [&, k](std::size_t s) { prepare(s, k->needs_keys, k->needs_byte_keys, k->needs_offsets); };
+        time_kernel(r, *k, ins, outs, o.warmup, o.reps, o.tile_cycles, rebuild);
         rows.push_back(r);
       }
       os << "  " << dtype_name(t) << " " << d.name() << " done\n";

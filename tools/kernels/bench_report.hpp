@@ -23,6 +23,9 @@ struct bench_row {
   std::string dist = "none", dist_family = "none";
   std::int64_t mean = 0, segments = 1;
   double median_ms = NAN, min_ms = NAN, max_ms = NAN;
+  // Rivals that take keys or offsets: the same calls with those built from the flags inside the
+  // timed region (NAN for every other kernel).
+  double prep_median_ms = NAN, prep_min_ms = NAN, prep_max_ms = NAN;
   std::int64_t tiles = 0;  // with --tile-cycles: per-tile clock64 cycles over all tiles and reps
   double tile_cycles_median = NAN, tile_cycles_min = NAN, tile_cycles_p90 = NAN;
   std::string error;

@@ -276,6 +276,10 @@ def t_scd(gpu):
                 share = floor_bytes / (read_only["bandwidth_gb_per_s"] * 1e9) / (r["time_ms"] * 1e-3) if read_only else None
                 cells.append(f"{r['time_ms']:.3f}" + (f" ({100 * share:.0f}%)" if share else ""))
             body.append([label, dtype] + cells)
+        prepared = [rows.get(("cub_segmented_reduce_sum", d), {}).get("time_with_preparation_ms") for d in dists]
+        if any(v is not None for v in prepared):  # runs that timed the offsets' making too
+            body.append(["CUB, offsets built from the flags in the timed call", dtype] +
+                        ["" if v is None else f"{v:.3f}" for v in prepared])
     header = ["kernel", "type"] + [label for d, label in SCD_DISTS if d in dists]
     return source(name, doc, f"n = 2^{doc['n'].bit_length() - 1}, median of {doc['reps']}") + "\n\n" + table(header, body)
 
