@@ -1,0 +1,179 @@
+// The profile file: its round trip, the reader's bounds and errors, and the checks on what a
+// profile may hold (positive training times, predictions that stay finite).
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "model_test_util.hpp"
+#include "time_model_test_util.hpp"
+#include "mmvram/prediction/fit.hpp"
+#include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
+
+using mt::small_profile;
+using mt::temp_path;
+
+TEST_CASE("a profile survives a write and a read; bad files are one clear error", "[time]") {
+  auto p = small_profile();
+  p.sm_clock_mhz = 1980;
+  p.classes["stream"].host_ns = 2500;
+  p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072, 2600});
+  const auto path = temp_path("mmvram_test_profile.json");
+  mmv::write_profile(path, p);
+  const auto q = mmv::read_profile(path);
+  CHECK(q.device == p.device);
+  CHECK(q.sm_clock_mhz == 1980);
+  REQUIRE(q.classes.size() == 4);
+  CHECK(q.classes.at("mmu-word/s4").ns_per_op == 0.01);
+  CHECK(q.classes.at("stream").latency_ns == 1000);
+  CHECK(q.classes.at("stream").host_ns == 2500);
+  REQUIRE(q.points.size() == 1);
+  CHECK(q.points[0].host_ns == 2600);
+  std::filesystem::remove(path);
+  // A profile written before host times were kept reads with host_ns 0; a negative one is refused.
+  const std::string older = "{\"schema\": \"mmvram-profile/1\", \"device\": \"d\", \"date\": \"x\", \"backend\": \"cuda\", "
+                            "\"sm_clock_mhz\": 0, \"memory_clock_mhz\": 0, \"bytes_per_word\": 8, \"classes\": {\"stream\": "
+                            "{\"latency_ns\": 1, \"ns_per_byte\": 0, \"ns_per_op\": 0, \"residual_median\": 0, \"residual_max\": 0, "
+                            "\"points\": 1HOST}}, \"training_points\": [{\"class\": \"stream\", \"op\": \"add\", \"m\": 1, \"s\": 1, "
+                            "\"bytes\": 1, \"work\": 0, \"measured_ns\": 1, \"predicted_ns\": 1}]}";
+  const auto with_host = [&](const std::string& host) {
+    std::string text = older;
+    text.replace(text.find("HOST"), 4, host);
+    std::ofstream(path) << text;
+  };
+  with_host("");
+  const auto old_profile = mmv::read_profile(path);
+  CHECK(old_profile.classes.at("stream").host_ns == 0);
+  CHECK(old_profile.points.at(0).host_ns == 0);
+  with_host(", \"host_ns\": -5");
+  CHECK_THROWS_WITH(mmv::read_profile(path), Catch::Contains("field 'host_ns' must be at least 0 (got -5) in class 'stream'"));
+  std::filesystem::remove(path);
+  CHECK_THROWS_WITH(mmv::read_profile(temp_path("mmvram_no_such_profile.json")), Catch::Contains("cannot open device profile"));
+  for (const std::string bad : {"{", "[]", "{\"schema\": \"other\"}", "{\"schema\": \"mmvram-profile/1\"}", "nonsense"}) {
+    std::ofstream(path) << bad;
+    CHECK_THROWS_AS(mmv::read_profile(path), mmv::model_error);
+  }
+  std::filesystem::remove(path);
+}
+
+namespace {
+
+// A valid profile text with one class and one training point; {NAME}, {MEASURED} and {LATENCY}
+// stand for the class name (JSON-escaped), the point's measured_ns and the class's latency_ns.
+std::string profile_text(const std::string& name, const std::string& measured, const std::string& latency = "1") {
+  std::string t = "{\"schema\": \"mmvram-profile/1\", \"device\": \"d\", \"date\": \"x\", \"backend\": \"cuda\", "
+                  "\"sm_clock_mhz\": 0, \"memory_clock_mhz\": 0, \"bytes_per_word\": 8, \"classes\": {\"" + name +
+                  "\": {\"latency_ns\": " + latency + ", \"ns_per_byte\": 0, \"ns_per_op\": 0, \"residual_median\": 0, "
+                  "\"residual_max\": 0, \"points\": 1}}, \"training_points\": [{\"class\": \"stream\", \"op\": \"add\", "
+                  "\"m\": 1, \"s\": 1, \"bytes\": 1, \"work\": 0, \"measured_ns\": " + measured + ", \"predicted_ns\": 1}]}";
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("the profile reader bounds depth and decodes escapes as JSON does", "[time]") {
+  // 100,000 nested brackets: one error, not a stack overflow.
+  CHECK_THROWS_WITH(mmv::parse_profile(std::string(100000, '['), "deep.json"),
+                    Catch::Contains("nested deeper than 64 levels"));
+  CHECK_THROWS_WITH(mmv::parse_profile(std::string(100000, '{'), "deep.json"), Catch::Contains("bad JSON"));
+  // \u escapes (a surrogate pair too) decode to UTF-8; the writer escapes control characters back.
+  const auto p = mmv::parse_profile(profile_text("a\\u001b\\u00e9\\ud83d\\ude00\\/\\b\\f\\r", "1"), "p.json");
+  REQUIRE(p.classes.size() == 1);
+  CHECK(p.classes.begin()->first == "a\x1b\xc3\xa9\xf0\x9f\x98\x80/\b\f\r");
+  const std::string written = mmv::profile_json(p);
+  CHECK(written.find("\\u001b") != std::string::npos);
+  CHECK(mmv::parse_profile(written, "again.json").classes.begin()->first == p.classes.begin()->first);
+  // Messages show such bytes escaped.
+  CHECK_THROWS_WITH(mmv::parse_profile(profile_text("\\u001b", "1", "\"x\""), "p.json"),
+                    Catch::Contains("in class '\\x1b'"));
+  for (const std::string bad : {"\\x", "\\u12", "\\ud800", "\\udc00", "\\ud800\\u0041", "\x01", "\\"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(mmv::parse_profile(profile_text(bad, "1"), "p.json"), Catch::Contains("bad JSON"));
+  }
+  // Numbers as JSON spells them only; duplicate keys are refused.
+  for (const std::string bad : {"inf", "nan", "0x10", "+1", "01", "1.", ".5", "1e", "-"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", bad), "p.json"), Catch::Contains("bad JSON"));
+  }
+  CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", "1e999"), "p.json"),
+                    Catch::Contains("bad JSON (a number too large for a double)"));
+  CHECK(mmv::parse_profile(profile_text("stream", "1e-310"), "p.json").points.at(0).measured_ns > 0);
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1, \"a\": 2}", "p.json"), Catch::Contains("bad JSON (duplicate key 'a')"));
+  // In a nested object too; the same key in two objects is no duplicate.
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"b\": {\"a\": 1, \"c\": {}, \"a\": 2}}", "p.json"),
+                    Catch::Contains("duplicate key 'a'"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": {\"a\": 1}, \"b\": {\"a\": 2}}", "p.json"), Catch::Contains("missing field 'schema'"));
+  // 65 nested containers are read (and are no profile); a 66th is refused.
+  const auto nested = [](int levels) { return std::string(static_cast<std::size_t>(levels), '[') + std::string(static_cast<std::size_t>(levels), ']'); };
+  CHECK_THROWS_WITH(mmv::parse_profile(nested(65), "p.json"), Catch::Contains("not a JSON object"));
+  CHECK_THROWS_WITH(mmv::parse_profile(nested(66), "p.json"), Catch::Contains("nested deeper than 64 levels"));
+  // Syntax errors name the byte and the reason, never the text read (it may be a huge string).
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": \"\\x\"}", "p.json"),
+                    Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
+                                  "string: forbidden character after backslash)"));
+  CHECK_THROWS_WITH(mmv::parse_profile("{\"a\": 1}x", "p.json"),
+                    Catch::Equals("device profile p.json: bad JSON at byte 9 (syntax error while parsing value - invalid "
+                                  "literal; expected end of input)"));
+}
+
+TEST_CASE("the profile reader takes counts as exact 64-bit integers", "[time]") {
+  const auto with_m = [](const std::string& m) {
+    std::string t = profile_text("stream", "1");
+    t.replace(t.find("\"m\": 1"), 6, "\"m\": " + m);
+    return mmv::parse_profile(t, "p.json");
+  };
+  CHECK(with_m("4611686018427387904").points.at(0).m == std::int64_t{1} << 62);  // 2^62, beyond a double's 2^53
+  CHECK(with_m("4611686018427387903").points.at(0).m == (std::int64_t{1} << 62) - 1);
+  CHECK(with_m("1e3").points.at(0).m == 1000);  // a whole number in any spelling
+  for (const std::string bad : {"4611686018427387905", "18446744073709551615", "99999999999999999999", "-1", "1.5", "\"1\""}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(with_m(bad), Catch::Contains("field 'm' must be a whole number in [0, 4611686018427387904]") &&
+                                       Catch::Contains("in training point 0"));
+  }
+}
+
+TEST_CASE("the profile writer keeps names that are not UTF-8 readable", "[time]") {
+  auto p = small_profile();
+  p.device = "GPU \xff\xfe";
+  const auto q = mmv::parse_profile(mmv::profile_json(p), "written.json");
+  CHECK(q.device == "GPU \xef\xbf\xbd\xef\xbf\xbd");  // each bad byte as U+FFFD
+  p.classes["stream"].latency_ns = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(mmv::profile_json(p), Catch::Contains("refusing to write a number that is not finite (inf)"));
+}
+
+TEST_CASE("training times must be positive, and a prediction that overflows is an error", "[time]") {
+  for (const std::string bad : {"0", "-3", "-0"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(mmv::parse_profile(profile_text("stream", bad), "p.json"),
+                      Catch::Contains("field 'measured_ns' must be positive") && Catch::Contains("training point 0"));
+  }
+  mmv::device_profile p;
+  CHECK_THROWS_WITH(mmv::fit_profile(p, {{"stream", "add", 1, 1, 8, 0, 0.0, 0, 0}}), Catch::Contains("no usable time"));
+  // A constant of 1e308 makes the sums overflow: an error, never "inf us".
+  const auto huge = mmv::parse_profile(profile_text("stream", "1", "1e308"), "p.json");
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  for (int k = 0; k < 3; ++k) (void)m.add(x, x);
+  CHECK_THROWS_WITH(mmv::predict_time(huge, m.costs().records(), false), Catch::Contains("not finite"));
+}
+
+TEST_CASE("the profile file must be a regular file of bounded size", "[time]") {
+  CHECK_THROWS_WITH(mmv::read_profile("/dev/zero"), Catch::Contains("is not a regular file"));
+  const auto fifo = temp_path("mmvram_test_profile_fifo");
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(mmv::read_profile(fifo), Catch::Contains("is not a regular file"));  // no writer: would block
+  CHECK_THROWS_WITH(mmv::write_profile(fifo, mmv::device_profile{}), Catch::Contains("no reader"));
+  std::filesystem::remove(fifo);
+  const auto big = temp_path("mmvram_test_profile_big.json");
+  std::filesystem::remove(big);
+  std::ofstream(big).close();
+  std::filesystem::resize_file(big, (std::uintmax_t{64} << 20) + 1);  // sparse: no disk used
+  CHECK_THROWS_WITH(mmv::read_profile(big), Catch::Contains("more than the 67108864 bytes mmvram reads"));
+  std::filesystem::remove(big);
+}
