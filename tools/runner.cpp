@@ -169,12 +169,11 @@ run_report run_once(const run_options& o) {
     time_on_device(entry, input, timed, o.repeat, r);
   }
   if (profile) {
-    r.predicted_time = predict_time(*profile, m.costs().records(), o.mode != number_format::integer);
+    r.predicted_time = predict_time(*profile, m.costs().records());
     r.profile_device = escaped(profile->device);  // a name from a file: shown as \xNN where not printable
-    const bool real_words = o.mode != number_format::integer;
     for (const auto& rec : r.instructions) {
-      r.instruction_classes.push_back(instruction_class(rec, real_words));
-      r.instruction_predicted_ns.push_back(predict_record_ns(*profile, rec, real_words));
+      r.instruction_classes.push_back(instruction_class(rec));
+      r.instruction_predicted_ns.push_back(predict_record_ns(*profile, rec));
     }
   }
   if (o.trace) r.trace = m.costs().records();

@@ -245,7 +245,7 @@ TEST_CASE("calibrate --executor graph writes a graph profile that predicts graph
   REQUIRE(r.instruction_classes.size() == r.instructions.size());
   double sum = 0;
   for (std::size_t i = 0; i < r.instructions.size(); ++i) {
-    CHECK(r.instruction_classes[i] == instruction_class(r.instructions[i], false));
+    CHECK(r.instruction_classes[i] == instruction_class(r.instructions[i]));
     if (r.instructions[i].where != unit::scalar) CHECK(r.instructions[i].measured_ns > 0);
     sum += r.instruction_predicted_ns[i];
   }

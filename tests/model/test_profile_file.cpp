@@ -159,7 +159,7 @@ TEST_CASE("training times must be positive, and a prediction that overflows is a
   mmv::machine m(c);
   const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
   for (int k = 0; k < 3; ++k) (void)m.add(x, x);
-  CHECK_THROWS_WITH(mmv::predict_time(huge, m.costs().records(), false), Catch::Contains("not finite"));
+  CHECK_THROWS_WITH(mmv::predict_time(huge, m.costs().records()), Catch::Contains("not finite"));
 }
 
 TEST_CASE("the profile file must be a regular file of bounded size", "[time]") {

@@ -22,22 +22,20 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   (void)b, (void)y;
   const auto p = small_profile();
   const auto& r = m.costs().records();
-  CHECK(mmv::instruction_class(r[0], false) == "load");
-  CHECK(mmv::instruction_class(r[4], false) == "mmu-word/s4");
-  CHECK(mmv::instruction_class(r[4], true) == "mmu-real/s4");
-  CHECK(mmv::predict_record_ns(p, r[0], false) == 0);
-  CHECK(mmv::predict_record_ns(p, r[1], false) == Approx(1192));
-  CHECK(mmv::predict_record_ns(p, r[2], false) == Approx(1128));
-  CHECK(mmv::predict_record_ns(p, r[4], false) == Approx(2096.64));
-  const auto t = mmv::predict_time(p, r, false);
+  CHECK(mmv::instruction_class(r[0]) == "load");
+  CHECK(mmv::instruction_class(r[4]) == "mmu-word/s4");
+  CHECK(mmv::predict_record_ns(p, r[0]) == 0);
+  CHECK(mmv::predict_record_ns(p, r[1]) == Approx(1192));
+  CHECK(mmv::predict_record_ns(p, r[2]) == Approx(1128));
+  CHECK(mmv::predict_record_ns(p, r[4]) == Approx(2096.64));
+  const auto t = mmv::predict_time(p, r);
   CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64));
   CHECK(t.dag_ns == Approx(1192 + 2096.64));  // b runs beside a; y waits for a only
-  CHECK_THROWS_AS(mmv::predict_time(p, r, true), mmv::model_error);  // no mmu-real class
   // An s the profile was not calibrated at takes the smallest calibrated s' >= s, else the largest.
   auto at = [&](std::int64_t s) {
     auto rec = r[4];
     rec.sizes.s = s;
-    return mmv::predict_record_ns(p, rec, false) - 96 - 0.64;
+    return mmv::predict_record_ns(p, rec) - 96 - 0.64;
   };
   CHECK(at(3) == Approx(2000));
   CHECK(at(12) == Approx(9000));
@@ -46,7 +44,7 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   // memory system, so a and b do not overlap (192 + 128 + 96.64 > the path a, y: 192 + 96.64).
   auto fast = p;
   fast.classes["stream"].latency_ns = 0, fast.classes["mmu-word/s4"].latency_ns = 0;
-  const auto f = mmv::predict_time(fast, r, false);
+  const auto f = mmv::predict_time(fast, r);
   CHECK(f.serial_ns == Approx(192 + 128 + 96.64));
   CHECK(f.dag_ns == Approx(192 + 128 + 96.64));
 }
@@ -63,21 +61,21 @@ TEST_CASE("the queued prediction overlaps the host's issue with the device's wor
   auto p = small_profile();
   const auto& r = m.costs().records();
   // No host times: the device always waits, queued = serial.
-  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(1192 + 1128 + 2096.64));
+  CHECK(mmv::predict_time(p, r).queued_ns == Approx(1192 + 1128 + 2096.64));
   // A slow host (600 ns per VCU issue, 1500 per MMU issue):
   // a issued at 600, done 1792; b issued at 1200, done 2920; y issued at 2700, done 5016.64.
   p.classes["stream"].host_ns = 600, p.classes["mmu-word/s4"].host_ns = 1500;
-  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(5016.64));
+  CHECK(mmv::predict_time(p, r).queued_ns == Approx(5016.64));
   // A fast host (100 ns per issue): the device is the bottleneck after the first issue.
   p.classes["stream"].host_ns = 100, p.classes["mmu-word/s4"].host_ns = 100;
-  const auto t = mmv::predict_time(p, r, false);
+  const auto t = mmv::predict_time(p, r);
   CHECK(t.queued_ns == Approx(100 + 1192 + 1128 + 2096.64));
   CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64));  // serial and DAG do not change
   CHECK(t.dag_ns == Approx(1192 + 2096.64));
   // A host far slower than the VCU: the VCU records wait for their issue, the MMU for the VCU.
   // a issued at 5000, done 6192; b issued at 10000, done 11128; y issued at 10100, done 13224.64.
   p.classes["stream"].host_ns = 5000;
-  CHECK(mmv::predict_time(p, r, false).queued_ns == Approx(13224.64));
+  CHECK(mmv::predict_time(p, r).queued_ns == Approx(13224.64));
 }
 
 TEST_CASE("the queued prediction makes the host wait for the device before a compress", "[time]") {
@@ -94,7 +92,7 @@ TEST_CASE("the queued prediction makes the host wait for the device before a com
   p.classes["stream"].host_ns = 100, p.classes["compress"].host_ns = 200;
   // a issued at 100, done 1292; the host waits until 1292, issues the compress until 1492: done 6492
   // (without the wait it would be issued at 300 and done at 6292).
-  CHECK(mmv::predict_time(p, m.costs().records(), false).queued_ns == Approx(6492));
+  CHECK(mmv::predict_time(p, m.costs().records()).queued_ns == Approx(6492));
 }
 
 TEST_CASE("a real result adds the executor's inf/nan check: one more streaming read of it", "[time]") {
@@ -112,7 +110,7 @@ TEST_CASE("a real result adds the executor's inf/nan check: one more streaming r
   const auto& r = m.costs().records();
   CHECK(r[1].real_output);
   CHECK(r[3].where == mmv::unit::scalar);  // a load: no check is priced for it
-  auto t = mmv::predict_time(p, r, true);
+  auto t = mmv::predict_time(p, r);
   CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64 + 3 * 1064));
   CHECK(t.queued_ns == Approx(t.serial_ns));  // no host times: the device never waits
   // The checks queue in program order after their results: a's ends at 2256, b's at 3320, y's
@@ -120,12 +118,33 @@ TEST_CASE("a real result adds the executor's inf/nan check: one more streaming r
   CHECK(t.dag_ns == Approx(4384));
   // A graph profile's mmu-real constants hold the product's check already.
   p.context = "graph";
-  t = mmv::predict_time(p, r, true);
+  t = mmv::predict_time(p, r);
   CHECK(t.serial_ns == Approx(1192 + 1128 + 2096.64 + 2 * 1064));
   // Word results are not checked.
   mmv::machine w(mmv::machine_config{});
   (void)w.add(w.load<mmv::word>(std::vector<mmv::word>(16, 1)), mmv::word{1});
   CHECK_FALSE(w.costs().records()[1].real_output);
+}
+
+TEST_CASE("an MMU product is priced by its operands, words or reals, whatever the run's format", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  c.format = mmv::number_format::float64;
+  c.word_bits = 64;
+  mmv::machine m(c);
+  const auto flags = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  const auto x = m.load<mmv::real>(std::vector<mmv::real>(16, 1.0));
+  (void)m.mmu(flags, m.load<mmv::word>(std::vector<mmv::word>(16, 1)));  // record 3, after its weights' load
+  (void)m.mmu(x, m.load<mmv::real>(std::vector<mmv::real>(16, 1.0)));    // record 5
+  const auto& r = m.costs().records();
+  CHECK(mmv::instruction_class(r[3]) == "mmu-word/s4");
+  CHECK(mmv::instruction_class(r[5]) == "mmu-real/s4");
+  auto p = small_profile();
+  CHECK(mmv::predict_record_ns(p, r[3]) == Approx(2096.64));  // the word class, as in an integer run
+  CHECK_THROWS_AS(mmv::predict_record_ns(p, r[5]), mmv::model_error);  // no mmu-real class
+  p.classes["mmu-real/s4"] = {500, 0.125, 0, 0, 0, 1};
+  CHECK(mmv::predict_record_ns(p, r[5]) == Approx(500 + 0.125 * 8 * 48));
+  CHECK(mmv::predict_record_ns(p, r[3]) == Approx(2096.64));
 }
 
 TEST_CASE("the fit recovers known constants from exact points", "[time]") {

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -146,19 +147,19 @@ class cuda_backend final : public backend_of<cuda_backend> {
   }
   template <class T>
   handle<T> do_select(const buffer<word>& k, const buffer<T>& a, const buffer<T>& b) {
-    auto o = out<T>(a.size());
+    auto o = out<T>(a.size(), std::max(bound_of(a), bound_of(b)));
     cuda_ops::select(ctx(k, a, b), dev(k), dev(a), dev(b), o->ptr, a.size());
     return o;
   }
   template <class T>
   handle<T> do_select_const(const buffer<word>& k, const buffer<T>& a, T b) {
-    auto o = out<T>(a.size());
+    auto o = out<T>(a.size(), bound_with(a, b));
     cuda_ops::select_const(ctx(k, a), dev(k), dev(a), b, o->ptr, a.size());
     return o;
   }
   template <class T>
   handle<T> do_shift(const buffer<T>& a, std::int64_t offset, T fill) {
-    auto o = out<T>(a.size());
+    auto o = out<T>(a.size(), bound_with(a, fill));
     cuda_ops::shift(ctx(a), dev(a), a.size(), offset, fill, o->ptr);
     return o;
   }
@@ -182,7 +183,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
   }
   template <class T>
   handle<T> do_scatter(const buffer<T>& d, const buffer<word>& idx, const buffer<T>& v) {
-    auto o = out<T>(d.size());
+    auto o = out<T>(d.size(), std::max(bound_of(d), bound_of(v)));
     cuda_ops::scatter(ctx(d, idx, v), dev(d), d.size(), dev(idx), dev(v), idx.size(), o->ptr);
     return o;
   }
@@ -199,7 +200,7 @@ class cuda_backend final : public backend_of<cuda_backend> {
   }
   template <class T>
   handle<T> do_resize(const buffer<T>& a, std::int64_t m, T fill) {
-    auto o = out<T>(m);
+    auto o = out<T>(m, bound_with(a, fill));
     cuda_ops::resize(ctx(a), dev(a), a.size(), m, fill, o->ptr);
     return o;
   }
@@ -216,9 +217,10 @@ class cuda_backend final : public backend_of<cuda_backend> {
     cuda_ops::block_prefix(ctx_on(l), dev(a), f ? dev(*f) : nullptr, k, o->ptr, a.size());
     return o;
   }
-  // Words take the exact path their operands' bounds allow (device_ops.hpp).
+  // Words take the exact path their operands' bounds allow (device_ops.hpp); every output is a
+  // sum of s products, so s |a| |w| bounds it.
   handle<word> do_mmu(const buffer<word>& a, const buffer<word>& w) {
-    auto o = out<word>(a.size());
+    auto o = out<word>(a.size(), bound_of(a) * bound_of(w) * config_.s);
     cuda_ops::mmu(ctx(a, w), dev(a), bound_of(a), dev(w), bound_of(w), o->ptr, a.size() / config_.s);
     return o;
   }
@@ -238,6 +240,11 @@ class cuda_backend final : public backend_of<cuda_backend> {
     return ctx_on(exec_->issue({&mark_of(inputs)...}));
   }
   double word_bound() const { return std::ldexp(1.0, config_.word_bits - 1); }
+  // The bound of a result whose values are a's or `value` (resize, shift, select's constant).
+  template <class T>
+  static double bound_with(const buffer<T>& a, T value) {
+    return std::max(bound_of(a), std::fabs(static_cast<double>(value)));
+  }
   // The result of the current instruction (a real one is remembered for the non-finite check),
   // allocated on the machine's stream; `captured`: inside the executor's capture, if it has one.
   template <class T>

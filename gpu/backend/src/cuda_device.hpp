@@ -39,8 +39,9 @@ struct producer_mark {
 };
 
 // A vector of n elements in device memory, allocated and freed in the order of `stream` (ptr is
-// null when n is 0). `bound` is a host-known bound on |value| (exact for uploads, 2^(B-1) for
-// computed words), which picks the MMU's exact path. With a sink, its memory is handed to the
+// null when n is 0). `bound` is a host-known bound on |value| (exact for uploads; carried through
+// the moves, select and the MMU; 2^(B-1) for other computed words), which picks the MMU's exact
+// path. With a sink, its memory is handed to the
 // sink instead of freed while the sink is capturing. Throws model_error when allocation fails.
 template <class T>
 class device_buffer final : public buffer<T> {

@@ -7,9 +7,9 @@
 
 namespace mmv {
 
-std::string instruction_class(const instruction_record& r, bool real_words) {
+std::string instruction_class(const instruction_record& r) {
   if (r.where == unit::scalar) return "load";
-  if (r.where == unit::mmu) return std::string(real_words ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s);
+  if (r.where == unit::mmu) return std::string(r.real_output ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s);
   if (r.op == "gather") return "gather";
   if (r.op == "scatter") return "scatter";
   if (r.op == "compress") return "compress";
@@ -49,34 +49,34 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
 namespace {
 // The model of a record's class (an MMU record falls back to mmu_class); nothing for loads.
 // Throws model_error when the profile has no model for the class.
-const class_time_model* class_model(const device_profile& p, const instruction_record& r, bool real_words) {
-  const std::string c = instruction_class(r, real_words);
+const class_time_model* class_model(const device_profile& p, const instruction_record& r) {
+  const std::string c = instruction_class(r);
   if (c == "load") return nullptr;
   const auto it = p.classes.find(c);
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
-  if (!m && r.where == unit::mmu) m = mmu_class(p, real_words ? "mmu-real" : "mmu-word", r.sizes.s);
+  if (!m && r.where == unit::mmu) m = mmu_class(p, r.real_output ? "mmu-real" : "mmu-word", r.sizes.s);
   if (!m) throw model_error("device profile has no model for instruction class '" + c + "' (op " + r.op + ")");
   return m;
 }
 }  // namespace
 
-double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words) {
-  const class_time_model* m = class_model(p, r, real_words);
+double predict_record_ns(const device_profile& p, const instruction_record& r) {
+  const class_time_model* m = class_model(p, r);
   return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r)) : 0;
 }
 
 namespace {
 // The part of a record's predicted time that the memory system and the units are busy with
 // (bytes and work at the class's rates, without its latency): what concurrent records share.
-double throughput_ns(const device_profile& p, const instruction_record& r, bool real_words) {
-  const class_time_model* m = class_model(p, r, real_words);
+double throughput_ns(const device_profile& p, const instruction_record& r) {
+  const class_time_model* m = class_model(p, r);
   return m ? m->ns_per_byte * record_bytes(r, p.bytes_per_word) + m->ns_per_op * class_work(r) : 0;
 }
 
 // The host issue time of a record's class (0 for loads and uncalibrated classes).
-double issue_ns(const device_profile& p, const instruction_record& r, bool real_words) {
+double issue_ns(const device_profile& p, const instruction_record& r) {
   if (r.where == unit::scalar) return 0;
-  const class_time_model* m = class_model(p, r, real_words);
+  const class_time_model* m = class_model(p, r);
   return m ? m->host_ns : 0;
 }
 }  // namespace
@@ -99,26 +99,26 @@ double check_throughput_ns(const device_profile& p, double check) {
 }
 }  // namespace
 
-time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words) {
+time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records) {
   time_prediction t;
   std::vector<double> finish(records.size(), 0.0);
   double host_clock = 0, check_clock = 0, shared = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const double own = predict_record_ns(p, records[i], real_words);
+    const double own = predict_record_ns(p, records[i]);
     const auto [check, check_issue] = check_ns(p, records[i]);
     double ready = 0;
     for (const auto in : records[i].inputs)
       if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
     finish[i] = ready + own;
     t.serial_ns += own + check;
-    shared += throughput_ns(p, records[i], real_words) + check_throughput_ns(p, check);
+    shared += throughput_ns(p, records[i]) + check_throughput_ns(p, check);
     // The checks run in program order on a queue of their own, each after its result.
     if (check > 0) check_clock = std::max(check_clock, finish[i]) + check;
     t.dag_ns = std::max({t.dag_ns, finish[i], check_clock});
     if (records[i].where == unit::scalar) continue;
     // compress's output length is a count the host reads back: it waits for the device first.
-    if (instruction_class(records[i], real_words) == "compress") host_clock = std::max(host_clock, t.queued_ns);
-    host_clock += issue_ns(p, records[i], real_words);
+    if (instruction_class(records[i]) == "compress") host_clock = std::max(host_clock, t.queued_ns);
+    host_clock += issue_ns(p, records[i]);
     t.queued_ns = std::max(t.queued_ns, host_clock) + own;
     if (check > 0) {  // issued right after the instruction, into the same queue
       host_clock += check_issue;

@@ -56,9 +56,10 @@ struct device_profile {
 
 // The class of a record: "stream" (element-wise, constants, shift, resize, gather-strided),
 // "gather", "scatter", "compress", "revspec", "block-prefix", "mmu-word/sS" or "mmu-real/sS"
-// (the MMU by the format its machine ran in and its tile size s: how s fills the hardware's
-// matrix shape changes its speed), "load" (scalar transfers, free in the model).
-std::string instruction_class(const instruction_record& r, bool real_words);
+// (the MMU by its operands, words or reals, whatever the run's format: a word product converts
+// its operands around the DGEMM; and by its tile size s: how s fills the hardware's matrix shape
+// changes its speed), "load" (scalar transfers, free in the model).
+std::string instruction_class(const instruction_record& r);
 // The work term a class is charged by: multiply-adds for the MMU, m*s for REVSPEC, m*k for the
 // block prefixes, 0 otherwise (their time is bytes and latency).
 double class_work(const instruction_record& r);
@@ -68,7 +69,7 @@ double record_bytes(const instruction_record& r, int bytes_per_word);
 // Predicted device time of one record (0 for loads: the scalar unit is free). An MMU record of
 // an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest).
 // Throws model_error when the profile has no model for the record's class.
-double predict_record_ns(const device_profile& p, const instruction_record& r, bool real_words);
+double predict_record_ns(const device_profile& p, const instruction_record& r);
 
 // Every record with a real result (instruction_record::real_output, not a load) is followed by
 // the executor's inf/nan check, priced as the stream class reading the result once (with its
@@ -89,6 +90,6 @@ struct time_prediction {
 };
 // Predicts a run's time from its records (ledger order; inputs point backwards). Throws
 // model_error when a time is not finite (constants so large that the sums overflow).
-time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records, bool real_words);
+time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records);
 
 }  // namespace mmv
