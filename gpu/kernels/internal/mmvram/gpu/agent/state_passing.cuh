@@ -30,9 +30,10 @@ struct state_passing_params {
   bool per_row;
 };
 
-__device__ __forceinline__ float load_value(const float* p) { return *p; }
-__device__ __forceinline__ double load_value(const double* p) { return *p; }
-__device__ __forceinline__ float load_value(const std::uint16_t* p) { return __uint_as_float(std::uint32_t(*p) << 16); }
+// A local state as loaded (fp32, fp64 or bf16 bits) to its value.
+__device__ __forceinline__ float value_of(float x) { return x; }
+__device__ __forceinline__ double value_of(double x) { return x; }
+__device__ __forceinline__ float value_of(std::uint16_t x) { return __uint_as_float(std::uint32_t(x) << 16); }
 
 // Scan policies (state_passing_method): CUDA cores, the serial recurrence per lane. kSubtiles:
 // subtiles of 16 chunks a tile (at most 2: one log decay a lane); kDepth: tiles loaded ahead.
@@ -115,19 +116,19 @@ struct state_passing_agent {
   }
 
  private:
-  // Tile t0's local states (0 past end) into v, and its log decay and start flag of chunk t0 + lane
-  // (lane < 16 K) into l and start: loads only, nothing waits for them here.
+  // Issues the loads of tile t0: its local states as stored (0 past end) into u, and the log
+  // decay and start byte of chunk t0 + lane (lane < 16 K) into l and start. Nothing here uses
+  // the loaded registers, so nothing waits for them until the tile is scanned.
   template <int K>
-  __device__ __forceinline__ void load_tile(std::int64_t t0, Real (&v)[K][kTile], Real& l, bool& start) const {
+  __device__ __forceinline__ void load_tile(std::int64_t t0, In (&u)[K][kTile], Real& l, std::uint8_t& start) const {
     const In* src = p.local + t0 * row_stride + base;
 #pragma unroll
     for (int k = 0; k < K; ++k)
 #pragma unroll
-      for (int i = 0; i < kTile; ++i, src += row_stride)
-        v[k][i] = t0 + k * kTile + i < end ? Real(load_value(src)) : Real(0);
+      for (int i = 0; i < kTile; ++i, src += row_stride) u[k][i] = t0 + k * kTile + i < end ? *src : In(0);
     const bool mine = lane < K * kTile && t0 + lane < end;
     l = mine ? decay[(t0 + lane) * p.chunk_stride] : Real(0);
-    start = mine && p.starts != nullptr && p.starts[t0 + lane] != 0;
+    start = mine && p.starts != nullptr ? p.starts[t0 + lane] : std::uint8_t(0);
   }
 
   // f(j0, v, l, starts) for each subtile of 16 chunks [j0, j0 + 16) of [begin, end), in order:
@@ -136,23 +137,27 @@ struct state_passing_agent {
   template <int K, int D, class F>
   __device__ __forceinline__ void for_each_subtile(F&& f) const {
     constexpr int R = D + 1, T = K * kTile;
-    Real v[R][K][kTile], tile_l[R];
-    bool tile_start[R];
+    In u[R][K][kTile];
+    Real tile_l[R];
+    std::uint8_t tile_start[R];
 #pragma unroll
-    for (int s = 0; s < D; ++s) load_tile<K>(begin + s * T, v[s], tile_l[s], tile_start[s]);
+    for (int s = 0; s < D; ++s) load_tile<K>(begin + s * T, u[s], tile_l[s], tile_start[s]);
     for (std::int64_t j0 = begin; j0 < end; j0 += R * T) {
 #pragma unroll
       for (int s = 0; s < R; ++s) {
         const std::int64_t t0 = j0 + s * T;
         if (t0 >= end) break;
-        load_tile<K>(t0 + D * T, v[(s + D) % R], tile_l[(s + D) % R], tile_start[(s + D) % R]);
-        const std::uint32_t starts = __ballot_sync(0xffffffffu, tile_start[s]);
+        load_tile<K>(t0 + D * T, u[(s + D) % R], tile_l[(s + D) % R], tile_start[(s + D) % R]);
+        const std::uint32_t starts = __ballot_sync(0xffffffffu, tile_start[s] != 0);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-          Real l[kTile];
+          Real v[kTile], l[kTile];
 #pragma unroll
-          for (int i = 0; i < kTile; ++i) l[i] = __shfl_sync(0xffffffffu, tile_l[s], k * kTile + i);
-          f(t0 + k * kTile, v[s][k], l, starts >> (k * kTile));
+          for (int i = 0; i < kTile; ++i) {
+            v[i] = Real(value_of(u[s][k][i]));
+            l[i] = __shfl_sync(0xffffffffu, tile_l[s], k * kTile + i);
+          }
+          f(t0 + k * kTile, v, l, starts >> (k * kTile));
         }
       }
     }
