@@ -5,7 +5,6 @@
 // including every check of the options' meaning made before the run), an output file that cannot
 // be written (io_error: checked before the run, and again when written) or no CUDA device.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -20,6 +19,7 @@
 #include "command_options.hpp"
 #include "commands.hpp"
 #include "mmvram/harness/registry.hpp"
+#include "mmvram/harness/state_passing_inputs.hpp"
 #if defined(MMVRAM_HAVE_NCCL)
 #include "multi_gpu.hpp"
 #endif
@@ -190,9 +190,10 @@ int run_state_passing_command(const std::vector<std::string>& args) {
                {"--out", [&](const std::string& v) { o.out_path = v; }}},
        {}, [&](const std::string& p) { no_positional("kernels state-passing", p); });
   if (o.cols % 32 != 0) throw usage_error("--cols must be a multiple of 32 (per-row decays)");
-  // Bound the host arrays: the token counts are capped only by the distribution's tail.
-  if (std::exp(o.mu + 4 * o.sigma) / o.chunk_tokens * o.sequences * o.heads * o.rows * o.cols > 2e9)
-    throw usage_error("the batch would be too large (over 2e9 states at four standard deviations)");
+  // Bound the host arrays by the batch this seed draws (the bench draws the same one).
+  const std::int64_t chunks = inputs::lognormal_chunk_offsets(o.sequences, o.mu, o.sigma, o.chunk_tokens, o.seed).back();
+  if (double(chunks) * o.heads * o.rows * o.cols > 2e9)
+    throw usage_error("the batch would be too large (" + std::to_string(chunks) + " chunks, over 2e9 states)");
   require_writable(o.out_path, "--out");
   if (!have_device("kernels state-passing")) return 2;
   return run_state_passing_bench(o, std::cout);

@@ -164,8 +164,10 @@ SASS_UNIT = {"9warp_unit": "V3", "8row_unit": "V2", "9lane_unitILNS0_4warp4unitE
 # The device kernel's name -> the kernel's registry name (tools/kernels/kernels.cpp); sass_mix's JSON has
 # only the mangled symbols, so nothing in it names the registry kernel.
 SASS_NAME = {"matmul_scan": "matmul_scan", "sscr": "sscr_segmented_scan", "scd": "scd_segmented_sum"}
-SP_KERNEL = re.compile(r"state_passing_kernelINS0_5agent(11serial_scan|8mma_scanILb[01]EE)ELb[01]E([tfd])fEE")
-SP_METHOD = {"11serial_scan": "cuda_core", "8mma_scanILb0EE": "tensor_core",
+# cuda_core: serial_scan<2, 2> (plain serial_scan in a JSON of older kernels); serial_scan<1, 1> is
+# the per-sequence grid's and fp64's, not in the table.
+SP_KERNEL = re.compile(r"state_passing_kernelINS0_5agent(11serial_scan(?:ILi2ELi2EE)?|8mma_scanILb[01]EE)ELb[01]E([tfd])fEE")
+SP_METHOD = {"11serial_scan": "cuda_core", "11serial_scanILi2ELi2EE": "cuda_core", "8mma_scanILb0EE": "tensor_core",
              "8mma_scanILb1EE": "tensor_core_speculative"}
 
 

@@ -87,7 +87,7 @@ void launch(params<In, Real> p, unsigned sequences, cudaStream_t stream) {
 template <bool ExactData, class In>
 void dispatch(const params<In, float>& p, state_passing_method m, cudaStream_t stream) {
   switch (m) {
-    case state_passing_method::cuda_core: return launch<agent::serial_scan, ExactData>(p, 1, stream);
+    case state_passing_method::cuda_core: return launch<agent::serial_scan<>, ExactData>(p, 1, stream);
     case state_passing_method::tensor_core: return launch<agent::mma_scan<false>, ExactData>(p, 1, stream);
     case state_passing_method::tensor_core_speculative: return launch<agent::mma_scan<true>, ExactData>(p, 1, stream);
   }
@@ -110,7 +110,7 @@ void state_passing(const std::uint16_t* local_bf16, const float* log_decay, cons
 void state_passing(const double* local, const double* log_decay, const std::uint8_t* starts, double* states,
                    const state_passing_shape& shape, state_passing_method method, cudaStream_t stream) {
   require(method == state_passing_method::cuda_core, "float64 runs on the CUDA cores only");
-  launch<agent::serial_scan, false>(make_params(local, log_decay, starts, nullptr, states, shape), 1, stream);
+  launch<agent::serial_scan<1, 1>, false>(make_params(local, log_decay, starts, nullptr, states, shape), 1, stream);
 }
 
 void state_passing_per_sequence(const float* local, const float* log_decay, const std::int64_t* chunk_offsets,
@@ -118,8 +118,8 @@ void state_passing_per_sequence(const float* local, const float* log_decay, cons
                                 cudaStream_t stream) {
   require(num_sequences >= 0 && num_sequences <= 65535, "per-sequence grid takes 0..65535 sequences");
   require(num_sequences == 0 || chunk_offsets != nullptr, "null chunk_offsets");
-  launch<agent::serial_scan, false>(make_params(local, log_decay, nullptr, chunk_offsets, states, shape), unsigned(num_sequences),
-                   stream);
+  launch<agent::serial_scan<1, 1>, false>(make_params(local, log_decay, nullptr, chunk_offsets, states, shape),
+                                           unsigned(num_sequences), stream);
 }
 
 void state_passing_finals(const float* states, const std::int64_t* chunk_offsets, std::int64_t num_sequences,

@@ -9,7 +9,7 @@
 namespace mmv::gpu::device {
 
 // states[j][lane] for the block's segment (blockIdx.y; p.segment_chunks > 0: carries from
-// segment_decay) or sequence (p.chunk_offsets), scanned by Scan (agent::serial_scan or
+// segment_decay) or sequence (p.chunk_offsets), scanned by Scan (agent::serial_scan<> or
 // agent::mma_scan). Grid: ceil(lane_groups / kStateWarpsPerBlock) × segments or sequences.
 template <class Scan, bool ExactData, class In, class Real>
 __global__ void __launch_bounds__(32 * agent::kStateWarpsPerBlock)
