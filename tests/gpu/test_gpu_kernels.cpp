@@ -209,7 +209,7 @@ TEST_CASE("the tile clock probe records every tile (and no more) and leaves the 
 }
 
 // The lookup on this device: the table's choice unless forced, V1-V3 on candidate 0, and each
-// candidate's tile size reported as tuning.hpp lists it.
+// candidate's tile size reported as tuning.hpp lists it; the size query the same for every candidate.
 TEST_CASE("the fused kernels run the tile policy the tuning table chooses for this device, or the forced one",
           "[ours]") {
   cudaDeviceProp p{};
@@ -228,6 +228,17 @@ TEST_CASE("the fused kernels run the tile policy the tuning table chooses for th
       CHECK(ab::tile_items(k, ab::variant::tensor_core_warp) == tuning::candidates(k)[0].tile_items());
     }
     CHECK(tuning::current(k) == tuning::choose(k, key));
+    // The size query's answer holds for every candidate (temporary storage fits the smallest tiles).
+    device_inputs in{};
+    in.n = (1 << 20) + 3;
+    std::size_t first = 0;
+    for (int i = 0; i < tuning::kCandidates; ++i) {
+      const forced_candidate forced(i);
+      std::size_t tb = 0;
+      kernels_named(tuning::kernel_name(k)).front()->run(in, device_outputs{}, nullptr, tb, nullptr);
+      if (i == 0) first = tb;
+      CHECK(tb == first);
+    }
   }
 }
 

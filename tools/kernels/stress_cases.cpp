@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/tuning.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/harness/kernel_reference.hpp"
 #include "state_passing_reference.hpp"
@@ -43,11 +44,17 @@ distribution draw_distribution(inputs::stream& rng) {
   return all[std::size_t(rng.integer(0, std::int64_t(all.size()) - 1))];
 }
 
-// What the look-back left in temp: tiles of `tile` items per status and the tile counter (diagnostics).
+// What the look-back left in temp: tiles of `tile` items per status and the tile counter
+// (diagnostics; the counter follows descriptors for n + 15 items in the fewest items per tile of
+// any tile policy candidate: gpu/kernels/src/launch.hpp).
 std::string descriptor_summary(const void* temp, std::size_t temp_bytes, std::int64_t n, std::int64_t tile,
                                bool two_chains, cudaStream_t stream) {
+  std::int64_t fewest = tile;
+  for (const auto k : mmv::gpu::tuning::kKernels)
+    for (const auto& p : mmv::gpu::tuning::candidates(k)) fewest = std::min(fewest, p.tile_items());
   const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::size_t word_bytes = two_chains ? 16 : 8, desc = (std::size_t(tiles) * word_bytes + 255) / 256 * 256;
+  const std::size_t word_bytes = two_chains ? 16 : 8;
+  const std::size_t desc = (std::size_t((n + 15 + fewest - 1) / fewest) * word_bytes + 255) / 256 * 256;
   if (desc + 8 > temp_bytes) return "";
   std::vector<std::uint64_t> h(desc / 8 + 1);
   runtime::check(cudaMemcpyAsync(h.data(), temp, desc + 8, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");

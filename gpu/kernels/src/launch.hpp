@@ -77,18 +77,26 @@ inline tile::tile_grid place_grid(std::initializer_list<const void*> words, cons
   return ok ? tile::tile_grid{shift, true} : tile::tile_grid{0, false};
 }
 
+// The fewest items per tile of any tile policy candidate (tuning.hpp).
+inline constexpr std::int64_t kFewestTileItems = [] {
+  std::int64_t least = tuning::candidates(tuning::kKernels[0])[0].tile_items();
+  for (auto k : tuning::kKernels)
+    for (const auto& p : tuning::candidates(k)) least = std::min(least, p.tile_items());
+  return least;
+}();
+
 // Temporary storage for n items in tiles of tile_items shifted by `shift` (< 16) items, with
-// desc_size bytes of descriptors per tile; sized for any shift, so the size query (temp ==
-// nullptr) asks the same of any pointers.
+// desc_size bytes of descriptors per tile; sized for any shift and any candidate's tiles, so the
+// size query (temp == nullptr) asks the same of any pointers, device and tile policy.
 struct temp_plan {
   std::int64_t tiles;
   std::size_t desc_bytes, total;
 };
 
 inline temp_plan plan_temp(std::int64_t n, std::int64_t tile_items, std::size_t desc_size, int shift) {
-  const auto tiles_of = [&](std::int64_t m) { return n > 0 ? (m + tile_items - 1) / tile_items : 0; };
-  const std::size_t desc = (std::size_t(tiles_of(n + 15)) * desc_size + 255) / 256 * 256;
-  return {tiles_of(n + shift), desc, desc + 256};
+  const auto tiles_of = [&](std::int64_t m, std::int64_t t) { return n > 0 ? (m + t - 1) / t : 0; };
+  const std::size_t desc = (std::size_t(tiles_of(n + 15, kFewestTileItems)) * desc_size + 255) / 256 * 256;
+  return {tiles_of(n + shift, tile_items), desc, desc + 256};
 }
 
 // Handles the size query (temp == nullptr) and checks the buffer; true when a launch is due.
