@@ -116,8 +116,8 @@ def tile_geometry():
     pass_items = int(source_constant("gpu/kernels/internal/mmvram/gpu/tile/tile_io.cuh",
                                      r"kPassItems = kThreads \* (\d+)")[1]) * \
         int(source_constant("gpu/kernels/internal/mmvram/gpu/tile/tile_io.cuh", r"kThreads = (\d+)")[1])
-    policy = "gpu/kernels/internal/mmvram/gpu/tile/policy.cuh"
-    passes = {p: int(source_constant(policy, rf"using {p}_policy = tile_policy<(\d+),")[1]) for p in ("scan", "segmented")}
+    tuning = "gpu/kernels/include/mmvram/gpu/tuning.hpp"  # candidate 0: the untuned tile policy
+    passes = {p.lower(): int(source_constant(tuning, rf"k{p}Candidates{{{{{{(\d+),")[1]) for p in ("Scan", "Segmented")}
     words = int(source_constant("gpu/kernels/internal/mmvram/gpu/tile/lookback.cuh", r"kLookbackWords = (\d+)")[1])
     tiles = {"scan": passes["scan"] * pass_items, "segmented_scan": passes["segmented"] * pass_items,
              "segmented_sum": passes["segmented"] * pass_items}

@@ -151,6 +151,22 @@ const std::vector<command_doc> docs{
                  {"--offset", "O", "as for kernels bench"},
                  {"--calls", "C", "calls after one warm-up (default 1)"},
                  {"--seed", "S", "seed of the input"}}},
+    {.name = "kernels tune",
+     .synopsis = "kernels tune [options]",
+     .summary = "every tile policy candidate of the fused kernels timed, and the one to run here, as JSON",
+     .options = {{"--n", "N", "items (2^28 default), 1..2^33"},
+                 {"--reps", "R", "timed calls per row (default 20)"},
+                 {"--warmup", "W", "untimed calls first (default 3)"},
+                 {"--sets", "K", "input sets rotated per call (default: 3x L2, at least 2)"},
+                 {"--seed", "S", "seed of the inputs (default: fresh, printed)"},
+                 {"--dtypes", "LIST", "f32,i32 (default both)"},
+                 {"--dists", "LIST", "as for kernels bench (default one_segment, geometric:32,\n"
+                                     "geometric:1024, all_length_1)"},
+                 {"--out", "FILE.json", "write the rows and choices as JSON (schema mmvram-gpu-tune/1)"}},
+     .note = "V0 of matmul_scan, sscr_segmented_scan and scd_segmented_sum on each compiled-in tile policy\n"
+             "  (mmvram/gpu/tuning.hpp), timed as kernels bench times; a kernel's choice is the candidate with\n"
+             "  the least geometric mean time over its rows. It prints the table row of gpu/kernels/src/tuning.cpp\n"
+             "  for this device (docs/kernels.md \"Per-device tuning\")."},
     {.name = "kernels accuracy",
      .synopsis = "kernels accuracy [options]",
      .summary = "fp32 error of the segmented kernels against the magnitude spread",

@@ -9,7 +9,6 @@
 
 #include "bench_report.hpp"
 #include "timing.hpp"
-#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/baselines/baselines.hpp"
 #include "mmvram/gpu/runtime/buffer.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
@@ -65,7 +64,8 @@ void time_kernel(bench_row& r, const kernel_info& k, const std::vector<device_in
     summarize(timed(false), r.median_ms, r.min_ms, r.max_ms);
     if (prepare) summarize(timed(true), r.prep_median_ms, r.prep_min_ms, r.prep_max_ms);
     if (tile_cycles && k.run_timed) {  // separate calls: the probe's copies stay out of the timings
-      r.tiles = ablation::tiles(r.n);
+      const std::int64_t t = k.tile_items();
+      r.tiles = (r.n + t - 1) / t;
       runtime::device_buffer cycles(8 * static_cast<std::size_t>(r.tiles));
       std::vector<long long> one(static_cast<std::size_t>(r.tiles)), all;
       for (int i = 0; i < reps; ++i) {
@@ -96,31 +96,25 @@ std::vector<distribution> bench_distributions() {
   return v;
 }
 
-int run_bench(const bench_options& o, std::ostream& os) {
-  const runtime::device_info dev = runtime::require_device();
-  const auto kernels = require_kernels(o.kernels);
+int bench_sets(const bench_options& o, const runtime::device_info& dev) {
+  return o.sets > 0 ? o.sets
+                    : std::clamp(static_cast<int>(std::ceil(3.0 * double(dev.l2_bytes) / (double(o.n) * 5))), 2, 64);
+}
+
+std::vector<bench_row> measure_bench(const bench_options& o, const std::vector<const kernel_info*>& kernels, int sets,
+                                     std::ostream& os) {
   const auto dists = o.dists.empty() ? bench_distributions() : o.dists;
   const std::int64_t n = o.n;
   if (o.offset < 0 || o.offset > 15) throw std::invalid_argument("--offset must be in 0..15 items");
   const auto pad = static_cast<std::size_t>(o.offset);
   const auto vbytes = static_cast<std::size_t>(n) * 4;
-  const double set_bytes = double(n) * 5;
-  const int sets = o.sets > 0 ? o.sets
-                              : std::clamp(static_cast<int>(std::ceil(3.0 * double(dev.l2_bytes) / set_bytes)), 2, 64);
   bool any_keys = false, any_byte_keys = false, any_offsets = false, any_scd = false;
   for (auto* k : kernels) {
-    if (!k->unavailable.empty()) os << "skipping " << k->name << ": " << k->unavailable << '\n';
     any_keys = any_keys || k->needs_keys;
     any_byte_keys = any_byte_keys || k->needs_byte_keys;
     any_offsets = any_offsets || k->needs_offsets;
     any_scd = any_scd || k->reports_offsets;
   }
-  os << "mmvram kernels bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
-     << " MiB, CUDA " << runtime::cuda_version_string(dev.runtime_version) << "), n = " << format_count(n) << ", "
-     << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
-     << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
-     << '\n';
-
   std::vector<bench_row> rows;
   std::unique_ptr<unsigned char[]> hbuf(new unsigned char[vbytes]);
   std::unique_ptr<std::uint8_t[]> hflags(new std::uint8_t[static_cast<std::size_t>(n)]);
@@ -215,9 +209,24 @@ int run_bench(const bench_options& o, std::ostream& os) {
     }
   }
 
+  return rows;
+}
+
+int run_bench(const bench_options& o, std::ostream& os) {
+  const runtime::device_info dev = runtime::require_device();
+  const auto kernels = require_kernels(o.kernels);
+  const int sets = bench_sets(o, dev);
+  for (auto* k : kernels)
+    if (!k->unavailable.empty()) os << "skipping " << k->name << ": " << k->unavailable << '\n';
+  os << "mmvram kernels bench on " << dev.name << " (" << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20)
+     << " MiB, CUDA " << runtime::cuda_version_string(dev.runtime_version) << "), n = " << format_count(o.n) << ", "
+     << o.reps << " reps after " << o.warmup << " warm-up, " << sets << " input sets, seed " << o.seed
+     << (o.offset ? ", x, flags and out " + std::to_string(o.offset) + " items past aligned" : std::string())
+     << '\n';
+  const std::vector<bench_row> rows = measure_bench(o, kernels, sets, os);
   const int failures = print_bench_table(os, rows);
   if (!o.out_path.empty()) {
-    write_bench_json(o, dev, sets, set_bytes, rows);
+    write_bench_json(o, dev, sets, double(o.n) * 5, rows);
     os << "wrote " << o.out_path << '\n';
   }
   return failures == 0 ? 0 : 1;

@@ -35,6 +35,16 @@ struct bench_row {
   double floor_gbs() const { return bytes_per_item(k->kind) * double(n) / (median_ms * 1e-3) / 1e9; }
 };
 
+// How many input sets a run of o on dev rotates among: o.sets, else enough sets of n * 5 bytes
+// to exceed 3x its L2 (2..64).
+int bench_sets(const bench_options& o, const runtime::device_info& dev);
+// run_bench's measurement (bench.cpp): every available kernel of `kernels` over o's dtypes and
+// distributions (o.dists, or bench_distributions()) on `sets` rotated input sets, one row per
+// kernel and input in run order, a progress line per distribution on os. A kernel that fails is
+// a row with its error; throws cuda_error when the inputs cannot be prepared.
+std::vector<bench_row> measure_bench(const bench_options& o, const std::vector<const kernel_info*>& kernels, int sets,
+                                     std::ostream& os);
+
 // Prints the table of rows (time, throughput, bandwidth against the copy and the read-only
 // ceiling, speedups over the baselines; ERROR rows with their message); returns the number
 // of rows that failed.

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "mmvram/gpu/ablation.hpp"
+#include "mmvram/gpu/tuning.hpp"
 #include "mmvram/gpu/runtime/device.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 
@@ -30,7 +31,11 @@ std::vector<planned_case> plan(const check_options& o) {
   std::vector<planned_case> cases;
   const std::int64_t main_n = o.quick ? (std::int64_t{3} << 20) + 1234 : (std::int64_t{1} << 24) + 1234;
   std::vector<std::int64_t> edges{1, 2, 31, 32, 33};
-  for (std::int64_t tile : {256, 1024, 2048, 4096, 8192, 16384})
+  std::vector<std::int64_t> tiles{256, 1024, 2048, 4096, 8192};  // and every tile policy's (tuning.hpp)
+  for (const auto k : mmv::gpu::tuning::kKernels)
+    for (const auto& p : mmv::gpu::tuning::candidates(k))
+      if (std::find(tiles.begin(), tiles.end(), p.tile_items()) == tiles.end()) tiles.push_back(p.tile_items());
+  for (std::int64_t tile : tiles)
     for (std::int64_t m : {tile - 1, tile, tile + 1, 2 * tile + 1}) edges.push_back(m);
   const std::vector<distribution> edge_dists{{K::one_segment, 0}, {K::first_flag_0, 32},
                                              {K::geometric, 32}, {K::all_length_1, 1}, {K::fixed, 32}};

@@ -1,4 +1,4 @@
-// `mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu|spmv`: the command lines of the
+// `mmvram kernels check|bench|profile|tune|accuracy|stress|state-passing|multi-gpu|spmv`: the command lines of the
 // fused CUDA kernels' tool (namespace mmv::tool::kernels), parsed with the tool's helpers
 // (cli.hpp) against the option tables of usage.cpp. Exit codes (tools/main.cpp): 0 ok; 1 a kernel failed (or the run threw
 // after parsing: a CUDA error, a lost context); 2 a usage error (usage_error, thrown to main,
@@ -27,6 +27,7 @@
 #include "spmv_bench.hpp"
 #include "state_passing_bench.hpp"
 #include "stress.hpp"
+#include "tune.hpp"
 
 namespace mmv::tool {
 namespace {
@@ -115,6 +116,25 @@ int run_bench_command(const std::vector<std::string>& args, bool profile) {
   require_writable(o.out_path, "--out");
   if (!have_device(command)) return 2;
   return run_bench(o, std::cout);
+}
+
+// tune: every tile policy candidate of the fused kernels, timed as bench times.
+int run_tune_command(const std::vector<std::string>& args) {
+  tune_options o;
+  o.seed = fresh_seed();
+  walk("kernels tune", args,
+       options{{"--seed", [&](const std::string& v) { o.seed = parse_seed(v); }},
+               {"--dtypes", [&](const std::string& v) { o.dtypes = parse_dtypes(v); }},
+               {"--dists", [&](const std::string& v) { o.dists = parse_dists(v); }},
+               {"--n", [&](const std::string& v) { o.n = parse_count_in(v, "--n", 1, std::int64_t{1} << 33); }},
+               {"--reps", [&](const std::string& v) { o.reps = parse_int_in(v, "--reps", 1, 100000); }},
+               {"--warmup", [&](const std::string& v) { o.warmup = parse_int_in(v, "--warmup", 0, 1000); }},
+               {"--sets", [&](const std::string& v) { o.sets = parse_int_in(v, "--sets", 1, 64); }},
+               {"--out", [&](const std::string& v) { o.out_path = v; }}},
+       {}, [&](const std::string& p) { no_positional("kernels tune", p); });
+  require_writable(o.out_path, "--out");
+  if (!have_device("kernels tune")) return 2;
+  return run_tune(o, std::cout);
 }
 
 int run_accuracy_command(const std::vector<std::string>& args) {
@@ -268,12 +288,13 @@ int dispatch_kernels(const std::string& sub, const std::vector<std::string>& res
   if (sub == "check") return run_check_command(rest);
   if (sub == "bench") return run_bench_command(rest, false);
   if (sub == "profile") return run_bench_command(rest, true);
+  if (sub == "tune") return run_tune_command(rest);
   if (sub == "accuracy") return run_accuracy_command(rest);
   if (sub == "stress") return run_stress_command_line(rest);
   if (sub == "state-passing") return run_state_passing_command(rest);
   if (sub == "multi-gpu") return run_multi_gpu_command(rest);
   if (sub == "spmv") return run_spmv_command(rest);
-  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, accuracy, stress, state-passing, multi-gpu, spmv)");
+  throw usage_error("unknown kernels command '" + sub + "' (check, bench, profile, tune, accuracy, stress, state-passing, multi-gpu, spmv)");
 }
 
 }  // namespace
@@ -283,12 +304,12 @@ int command_kernels(const std::vector<std::string>& args) {
   bool sub_help = false;
   for (const auto& a : args) sub_help = sub_help || a == "--help" || a == "-h";
   if (help || sub_help) {
-    std::cout << "usage: mmvram kernels check|bench|profile|accuracy|stress|state-passing|multi-gpu|spmv [options]\n"
+    std::cout << "usage: mmvram kernels check|bench|profile|tune|accuracy|stress|state-passing|multi-gpu|spmv [options]\n"
               << options_text("kernels ");
     return 0;
   }
   if (args.empty())
-    throw usage_error("kernels needs a command: check, bench, profile, accuracy, stress, state-passing, multi-gpu or spmv");
+    throw usage_error("kernels needs a command: check, bench, profile, tune, accuracy, stress, state-passing, multi-gpu or spmv");
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     return dispatch_kernels(args[0], rest);

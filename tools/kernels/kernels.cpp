@@ -80,6 +80,10 @@ kernel_info fused(std::string name, op kind, ablation::variant v) {
     k.speculation_block = ablation::kWarpBlockItems;
     k.claims_fp32_accuracy = false;
   }
+  const auto tk = kind == op::scan             ? mmv::gpu::tuning::kernel::matmul_scan
+                  : kind == op::segmented_scan ? mmv::gpu::tuning::kernel::sscr_segmented_scan
+                                               : mmv::gpu::tuning::kernel::scd_segmented_sum;
+  k.tile_items = [tk, v] { return ablation::tile_items(tk, v); };
   k.run_timed = [kind, v](in_t in, out_t o, void* temp, std::size_t& bytes, cudaStream_t s, long long* cycles) {
     typed(in, o, [&](auto x, auto out) {
       if (kind == op::scan) ablation::matmul_scan(v, x, out, in.n, temp, bytes, s, cycles);

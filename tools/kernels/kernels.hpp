@@ -66,9 +66,12 @@ struct kernel_info {
   // CUB temp convention: temp == nullptr sets temp_bytes only.
   std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t)> run;
   // ours and ablation only (else empty): run, with the per-tile clock64 cycles written to
-  // tile_cycles (device, ablation::tiles(n) entries).
+  // tile_cycles (device, ceil(n / tile_items()) entries: ablation::tiles).
   std::function<void(const device_inputs&, const device_outputs&, void*, std::size_t&, cudaStream_t, long long*)>
       run_timed;
+  // ours and ablation only (else empty): items per tile on the current device, as the tile
+  // policy tuned for it says (ablation::tile_items; throws cuda_error as it does).
+  std::function<std::int64_t()> tile_items;
   // Where V3's speculation blocks start for these device pointers: at i + phase a multiple of
   // speculation_block (the tile grid's shift, ablation::tile_shift); 0 without speculation blocks.
   std::int64_t speculation_phase(const void* x, const std::uint8_t* flags, const void* out) const {

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <sstream>
 
-#include "mmvram/gpu/ablation.hpp"
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/tuning.hpp"
 #include "mmvram/gpu/runtime/error.hpp"
 #include "mmvram/harness/kernel_reference.hpp"
 #include "state_passing_reference.hpp"
@@ -21,9 +21,8 @@ bool all_poison(const unsigned char* p, std::size_t bytes) {
   return std::all_of(p, p + bytes, [](unsigned char b) { return b == kPoison; });
 }
 
-// Sizes in [min_n, max_n]: a tile boundary (16384 items) +- 3 half the time, else log-uniform.
-std::int64_t draw_n(inputs::stream& rng, std::int64_t min_n, std::int64_t max_n) {
-  constexpr std::int64_t tile = ablation::kTileItems;
+// Sizes in [min_n, max_n]: a boundary of tiles of `tile` items +- 3 half the time, else log-uniform.
+std::int64_t draw_n(inputs::stream& rng, std::int64_t min_n, std::int64_t max_n, std::int64_t tile) {
   if (rng.integer(0, 1) == 0 && max_n / tile > min_n / tile + 1) {
     const std::int64_t lo = min_n / tile + 1, span = max_n / tile - lo;
     const std::int64_t tiles = lo + rng.integer(0, std::max<std::int64_t>(1, span) - 1);
@@ -45,11 +44,17 @@ distribution draw_distribution(inputs::stream& rng) {
   return all[std::size_t(rng.integer(0, std::int64_t(all.size()) - 1))];
 }
 
-// What the look-back left in temp: tiles per status and the tile counter (diagnostics).
-std::string descriptor_summary(const void* temp, std::size_t temp_bytes, std::int64_t n, bool two_chains,
-                               cudaStream_t stream) {
-  const std::int64_t tiles = (n + ablation::kTileItems - 1) / ablation::kTileItems;
-  const std::size_t word_bytes = two_chains ? 16 : 8, desc = (std::size_t(tiles) * word_bytes + 255) / 256 * 256;
+// What the look-back left in temp: tiles of `tile` items per status and the tile counter
+// (diagnostics; the counter follows descriptors for n + 15 items in the fewest items per tile of
+// any tile policy candidate: gpu/kernels/src/launch.hpp).
+std::string descriptor_summary(const void* temp, std::size_t temp_bytes, std::int64_t n, std::int64_t tile,
+                               bool two_chains, cudaStream_t stream) {
+  std::int64_t fewest = tile;
+  for (const auto k : mmv::gpu::tuning::kKernels)
+    for (const auto& p : mmv::gpu::tuning::candidates(k)) fewest = std::min(fewest, p.tile_items());
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const std::size_t word_bytes = two_chains ? 16 : 8;
+  const std::size_t desc = (std::size_t((n + 15 + fewest - 1) / fewest) * word_bytes + 255) / 256 * 256;
   if (desc + 8 > temp_bytes) return "";
   std::vector<std::uint64_t> h(desc / 8 + 1);
   runtime::check(cudaMemcpyAsync(h.data(), temp, desc + 8, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -98,7 +103,8 @@ std::size_t temp_needed(const std::vector<const kernel_info*>& ks, std::int64_t 
 
 std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buffers& b, cudaStream_t stream) {
   inputs::stream rng(case_seed);
-  const std::int64_t n = draw_n(rng, b.min_n, b.max_n);
+  const std::int64_t tile = k.tile_items();  // stress runs the fused kernels only (stress.cpp)
+  const std::int64_t n = draw_n(rng, b.min_n, b.max_n, tile);
   const dtype t = rng.integer(0, 1) ? dtype::f32 : dtype::i32;
   const distribution d = draw_distribution(rng);
   const bool aligned = rng.integer(0, 3) == 0;
@@ -178,8 +184,7 @@ std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buff
      << ox << '/' << of << '/' << oo << '/' << ok << ": " << (guard_error.empty() ? v.detail : guard_error)
      << "; first bad " << v.first_bad << ", words still poisoned " << still_poison << " of " << written;
   if (sum) os << ", num_segments " << reported << " (want " << segs << ")";
-  if (k.family == "ours" || k.family == "ablation")
-    os << descriptor_summary(b.temp.get(), b.temp_bytes, n, sum, stream);
+  os << descriptor_summary(b.temp.get(), b.temp_bytes, n, tile, sum, stream);
   return os.str();
 }
 

@@ -36,7 +36,7 @@ struct fused_buffers {
 // The largest temporary storage any kernel of ks asks for at max_n (f32 or i32).
 std::size_t temp_needed(const std::vector<const kernel_info*>& ks, std::int64_t max_n);
 
-// One fused-kernel case of k drawn from case_seed (size, type, distribution, pointer offsets)
+// One case of fused kernel k (ours or ablation) drawn from case_seed (size, type, distribution, pointer offsets)
 // on `stream` in b; "" when it passed, else the case and what was wrong. Throws cuda_error
 // when a CUDA call fails.
 std::string fused_case(const kernel_info& k, std::uint64_t case_seed, fused_buffers& b, cudaStream_t stream);

@@ -5,16 +5,10 @@
 namespace mmv::gpu {
 namespace {
 
-// Every variant runs tile::segmented_policy (4 passes, one stage, 2 blocks per SM), the tile of
-// 16384 items that ablation::kTileItems, the tile clock and the stress cases assume. V0 on 3-pass
-// tiles at 3 blocks per SM measured 8-9% faster on an NVIDIA H100 80GB HBM3 at n = 2^28 fp32
-// (geometric:1024 0.587 -> 0.536 ms, geometric:32 0.748 -> 0.685): a per-kernel tile size is
-// left for the per-architecture tuning.
-template <class Unit, class T>
+template <class Unit, class P, class T>
 void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, std::int64_t* num_segments,
          std::int64_t n, void* temp, std::size_t& temp_bytes, cudaStream_t stream, long long* tile_cycles) {
-  using P = tile::segmented_policy;
-  const tile::tile_grid grid = detail::place_grid({x}, flags, n, tile_cycles);
+  const tile::tile_grid grid = detail::place_grid({x}, flags, n, P::tile_items, tile_cycles);
   const auto plan = detail::plan_temp(n, P::tile_items, sizeof(ulonglong2), grid.shift);
   if (!detail::prepare(plan, temp, temp_bytes, stream)) {
     if (temp != nullptr && n <= 0) {  // no segments: *num_segments = 0, offsets[0] = n = 0
@@ -32,12 +26,14 @@ void run(const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets, 
   detail::check(cudaGetLastError(), "scd_segmented_sum launch");
 }
 
+// Variant v on its tile policy (launch.hpp: with_unit_policy).
 template <class T>
 void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* sums, std::int64_t* offsets,
                  std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
                  cudaStream_t stream, long long* tile_cycles) {
-  detail::with_unit(v, [&](auto u) {
-    run<typename decltype(u)::type>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, tile_cycles);
+  detail::with_unit_policy<tuning::kernel::scd_segmented_sum>(v, [&](auto u, auto p) {
+    run<typename decltype(u)::type, decltype(p)>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream,
+                                                 tile_cycles);
   });
 }
 
@@ -46,14 +42,15 @@ void run_variant(ablation::variant v, const T* x, const std::uint8_t* flags, T* 
 void scd_segmented_sum(const float* x, const std::uint8_t* flags, float* sums, std::int64_t* offsets,
                        std::int64_t* num_segments, std::int64_t n, void* temp, std::size_t& temp_bytes,
                        cudaStream_t stream) {
-  run<agent::v0_cuda_cores>(x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
+  run_variant(ablation::variant::cuda_cores, x, flags, sums, offsets, num_segments, n, temp, temp_bytes, stream,
+              nullptr);
 }
 
 void scd_segmented_sum(const std::int32_t* x, const std::uint8_t* flags, std::int32_t* sums,
                        std::int64_t* offsets, std::int64_t* num_segments, std::int64_t n, void* temp,
                        std::size_t& temp_bytes, cudaStream_t stream) {
-  run<agent::v0_cuda_cores>(reinterpret_cast<const std::uint32_t*>(x), flags, reinterpret_cast<std::uint32_t*>(sums),
-                              offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
+  run_variant(ablation::variant::cuda_cores, reinterpret_cast<const std::uint32_t*>(x), flags,
+              reinterpret_cast<std::uint32_t*>(sums), offsets, num_segments, n, temp, temp_bytes, stream, nullptr);
 }
 
 namespace ablation {

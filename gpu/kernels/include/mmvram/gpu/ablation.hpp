@@ -10,6 +10,7 @@
 // (the paper's algorithm in fp32; V3 makes no fp32 accuracy claim there).
 #pragma once
 #include "mmvram/gpu/api.hpp"
+#include "mmvram/gpu/tuning.hpp"
 
 namespace mmv::gpu::ablation {
 
@@ -32,9 +33,14 @@ const char* variant_name(variant v);
 // Items of V3's warp block: the speculation block whose scan REVERT subtracts (see the top).
 inline constexpr std::int64_t kWarpBlockItems = 512;
 
-// Items per tile of the fused kernels; tile_cycles below needs tiles(n) entries.
-inline constexpr std::int64_t kTileItems = 16384;
-inline std::int64_t tiles(std::int64_t n) { return n > 0 ? (n + kTileItems - 1) / kTileItems : 0; }
+// Items per tile of kernel k as variant v on the current device: V0 runs the tile policy
+// tuning::current(k) picks (tuning.hpp), V1-V3 candidate 0. tile_cycles below needs
+// tiles(k, v, n) entries. Both throw cuda_error as tuning::current does.
+std::int64_t tile_items(tuning::kernel k, variant v);
+inline std::int64_t tiles(tuning::kernel k, variant v, std::int64_t n) {
+  const std::int64_t t = tile_items(k, v);
+  return n > 0 ? (n + t - 1) / t : 0;
+}
 
 // The items before item 0 in the first tile of the fused kernels for these pointers (out: the
 // scans' output; nullptr for the segmented sum, whose sums are not tiled), without tile_cycles:
@@ -43,7 +49,7 @@ int tile_shift(const void* x, const std::uint8_t* flags, const void* out);
 
 // api.hpp's matmul_scan, sscr_segmented_scan and scd_segmented_sum as variant v. tile_cycles
 // (device, optional): clock64 cycles each tile's block spent on it (tile/tile_clock.cuh); with
-// it, unaligned pointers whose shifted tiles would be tiles(n) + 1 read every tile element-wise.
+// it, unaligned pointers whose shifted tiles would be tiles(k, v, n) + 1 read every tile element-wise.
 // matmul_scan has no starts, so its V1 and V2 are the same kernel (V3: row totals on the MMA).
 void matmul_scan(variant v, const float* in, float* out, std::int64_t n, void* temp,
                  std::size_t& temp_bytes, cudaStream_t stream = nullptr, long long* tile_cycles = nullptr);

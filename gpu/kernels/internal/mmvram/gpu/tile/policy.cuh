@@ -3,7 +3,10 @@
 // items per thread); a tile is `Passes` passes held in `Stages` shared-memory stages; MinBlocks
 // is the blocks per SM asked of the compiler (it caps the registers).
 #pragma once
+#include <type_traits>
+
 #include "mmvram/gpu/tile/tile_io.cuh"
+#include "mmvram/gpu/tuning.hpp"
 
 namespace mmv::gpu::tile {
 
@@ -32,10 +35,16 @@ struct shifted_policy : P {
   static constexpr bool shifted = true;
 };
 
-// Chosen by measurement at n = 2^28 against other pass and stage counts (1, 3 or 6 passes, two
-// stages: docs/gpu_matrix_unit.md#what-could-close-the-gaps): 4 passes, one stage; the unsegmented scan fits 3 blocks per SM, the segmented kernels (more
-// registers) 2.
-using scan_policy = tile_policy<4, 1, 3>;
-using segmented_policy = tile_policy<4, 1, 2>;
+// Candidate I of kernel K's tile policies (mmvram/gpu/tuning.hpp: which one a V0 call runs is
+// chosen per device at run time). Candidate 0 is the default, measured at n = 2^28 against other
+// pass and stage counts (1, 3 or 6 passes, two stages: docs/gpu_matrix_unit.md#what-could-close-the-gaps):
+// 4 passes, one stage; the unsegmented scan fits 3 blocks per SM, the segmented kernels (more
+// registers) 2. The tensor-core variants V1-V3 run it everywhere.
+template <tuning::kernel K, int I>
+using candidate_policy = tile_policy<tuning::candidates(K)[I].passes, tuning::candidates(K)[I].stages,
+                                     tuning::candidates(K)[I].min_blocks>;
+using scan_policy = candidate_policy<tuning::kernel::matmul_scan, 0>;
+using segmented_policy = candidate_policy<tuning::kernel::sscr_segmented_scan, 0>;
+static_assert(std::is_same_v<segmented_policy, candidate_policy<tuning::kernel::scd_segmented_sum, 0>>);
 
 }  // namespace mmv::gpu::tile
