@@ -290,3 +290,32 @@ def t_scd(gpu):
 SCD_DISTS = [("one_segment", "one segment"), ("geometric:1048576", "geometric 1M"), ("geometric:32768", "geometric 32K"),
              ("fixed:32768", "fixed 32K"), ("geometric:1024", "geometric 1K"), ("fixed:1024", "fixed 1K"),
              ("pareto:1024", "pareto 1K"), ("geometric:32", "geometric 32"), ("all_length_1", "length 1")]
+
+
+def t_tuning(gpu):
+    """The tile-policy sweep of one GPU (mmvram kernels tune): ms as f32 / i32 per candidate and
+    distribution, each candidate's geometric mean and its gain over candidate 0, the choice in bold."""
+    name = f"gpu_tuning_{gpu}.json"
+    doc = load(name)
+    dists = [("none", "one_segment"), ("one_segment", "one_segment"), ("geometric:32", "geometric:32"),
+             ("geometric:1024", "geometric:1024"), ("all_length_1", "all_length_1")]
+    times = {(r["kernel"], r["candidate"], r["dtype"], r["distribution"]): r["time_ms"] for r in doc["rows"]}
+    body = []
+    for kernel, cands in doc["candidates"].items():
+        choice = doc["choice"][kernel]
+        for c in cands:
+            i = c["candidate"]
+            label = f"c{i} ({c['passes']}, {c['stages']}, {c['min_blocks']})"
+            cells = []
+            for d, _ in dists[1:]:
+                dd = "none" if (kernel, i, "f32", "none") in times and d == "one_segment" else d
+                f, n = times.get((kernel, i, "f32", dd)), times.get((kernel, i, "i32", dd))
+                cells.append("" if f is None else f"{f:.3f} / {n:.3f}" + (" (no flags)" if dd == "none" else ""))
+            g = choice["geomean_ms"][i]
+            gain = choice["geomean_ms"][0] / g - 1
+            body.append([f"`{kernel}`", f"**{label}**" if i == choice["candidate"] else label] + cells +
+                        [f"{g:.3f}", "—" if i == 0 else f"{100 * gain:+.1f}%"])
+    header = ["kernel", "candidate (passes, stages, blocks/SM)"] + [h for _, h in dists[1:]] + ["geometric mean",
+                                                                                                   "faster than c0"]
+    return (source(name, doc, f"n = 2^{doc['n'].bit_length() - 1}, seed {doc['seed']}, ms as f32 / i32; table row "
+                   f"`{doc['table_row']}`") + "\n\n" + table(header, body))

@@ -140,3 +140,28 @@ def t_fused_prediction_summary(_):
             body.append([doc["gpu"], op, v, str(len(errs)), str(inside), f"{100 * min(errs):+.1f}% to {100 * max(errs):+.1f}%"])
     return ("From `experiments/results/fused_prediction_<GPU>.json` (`experiments/fused_model.py`).\n\n" +
             table(["GPU", "operation", "variant", "points", "within ±15%", "error range"], body))
+
+
+def t_state_passing_sweep(gpu):
+    """`mmvram kernels state-passing --seed 8` over the spread of the token counts (--sigma; the
+    MVE is sigma 1): the packed CUDA-core chain against the per-sequence grid, µs and % of copy."""
+    files = [(s, f"state_passing_bench_sigma{s}_{gpu}.json") for s in ("0", "0.5")]
+    files += [("1", f"state_passing_bench_{gpu}.json")]
+    files += [(s, f"state_passing_bench_sigma{s}_{gpu}.json") for s in ("1.5", "2")]
+    body, doc = [], None
+    for sigma, name in files:
+        if not (RESULTS / name).exists():
+            continue
+        doc = load(name)
+        rows = {(r["method"], r["dtype"]): r for r in doc["rows"]}
+        cell = lambda key: (f"{rows[key]['median_us']:.1f} ({rows[key]['percent_of_copy']:.1f})" if key in rows else "")
+        ahead = rows[("per_sequence", "fp32")]["median_us"] / rows[("cuda_core", "fp32")]["median_us"]
+        body.append([sigma + (" (MVE)" if sigma == "1" else ""), f"{doc['shape']['chunks']:,}",
+                     cell(("cuda_core", "fp32")), cell(("per_sequence", "fp32")), cell(("cuda_core", "bf16")),
+                     f"{ahead:.2f}×"])
+    if doc is None:
+        return f"No state-passing sweep of the {gpu} is stored yet."
+    return (f"From `experiments/results/state_passing_bench[_sigmaS]_{gpu}.json` ({doc['device']}, "
+            f"commit {doc['commit'][:7]}, seed 8; µs, % of the same run's copy bandwidth in parentheses).\n\n" +
+            table(["σ", "G", "`cuda_core` fp32", "per-sequence grid fp32", "`cuda_core` bf16",
+                   "per-sequence time / `cuda_core` time"], body))
