@@ -180,7 +180,7 @@ def predict(row, derived, bw, lat, tiles, window):
         die(f"{row['kernel']} {row['distribution']}: derived {read_b + write_b} bytes, the bench's floor {floor}")
     b = bw[row["dtype"]]
     bytes_ms = (read_b / b["read_gb_per_s"] + write_b / b["write_gb_per_s"]) * 1e-6
-    n_tiles = math.ceil(n / tiles[row["operation"]])
+    n_tiles = math.ceil(n / row.get("tile_items", tiles[row["operation"]]))  # the run's tile policy when recorded
     hop = lat["hop_us"][row["operation"]]
     chain_ms, serial_ms = math.ceil(n_tiles / window) * hop * 1e-3, n_tiles * hop * 1e-3
     pred = lat["launch_us"] * 1e-3 + max(bytes_ms, chain_ms)

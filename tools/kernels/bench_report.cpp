@@ -29,6 +29,7 @@ json row_json(const bench_row& r, const std::vector<bench_row>& rows, int reps) 
   j["bytes_per_item"] = bytes_per_item(r.k->kind);
   j["kernel_bytes_per_item"] = r.k->item_bytes, j["kernel_bytes_per_segment"] = r.k->segment_bytes;
   j["reps"] = reps;
+  if (r.k->tile_items) j["tile_items"] = r.k->tile_items();  // the tile policy this device ran
   if (!r.error.empty()) {
     j["error"] = r.error;
     return j;
