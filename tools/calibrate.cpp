@@ -1,6 +1,7 @@
 // `mmvram calibrate`: times single instructions on a timing backend over a grid of sizes (and
-// s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth
-// (+ work / rate where the class has work beyond its bytes). Never fitted on whole algorithms.
+// s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth, the
+// bytes past the device's L2 size at a bandwidth of their own (+ work / rate where the class has
+// work beyond its bytes). Never fitted on whole algorithms.
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -60,11 +61,13 @@ std::pair<double, instruction_record> time_one(machine& m, int repeat, bool inte
 namespace {
 // The table of the fitted classes, one line each.
 void print_classes(const device_profile& p, const std::string& out) {
-  std::printf("%-14s %12s %14s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "rate_Gop/s",
-              "resid_med", "resid_max", "points", "host_us");
+  std::printf("knee (L2) %lld bytes\n", static_cast<long long>(p.l2_bytes));
+  std::printf("%-14s %12s %14s %14s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "past_knee_GB/s",
+              "rate_Gop/s", "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
-    std::printf("%-14s %12.2f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", escaped(cls).c_str(), m.latency_ns / 1e3,
-                m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
+    std::printf("%-14s %12.2f %14.1f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", escaped(cls).c_str(), m.latency_ns / 1e3,
+                m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0,
+                m.ns_per_byte_beyond_l2 > 0 ? 1.0 / m.ns_per_byte_beyond_l2 : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
                 m.residual_median, m.residual_max, m.points, m.host_ns / 1e3);
   std::printf("profile written to %s\n", escaped(out).c_str());
 }
@@ -73,6 +76,7 @@ void print_classes(const device_profile& p, const std::string& out) {
 int command_calibrate(const calibrate_options& o) {
   if (!o.refit.empty()) {  // fit again on the stored single-instruction timings, no device needed
     device_profile p = read_profile(o.refit);
+    if (o.l2_bytes >= 0) p.l2_bytes = o.l2_bytes;
     fit_profile(p, p.points);
     write_profile(o.out, p);
     print_classes(p, o.out);
@@ -85,6 +89,7 @@ int command_calibrate(const calibrate_options& o) {
   const bool chained = o.executor == "graph", interleaved = o.interleaved && !chained;
   p.context = chained ? "graph" : interleaved ? "interleaved" : "back-to-back";
   p.sm_clock_mhz = o.sm_clock_mhz, p.memory_clock_mhz = o.memory_clock_mhz;
+  p.l2_bytes = std::max<std::int64_t>(o.l2_bytes, 0);
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));

@@ -248,6 +248,10 @@ calibrate_options parse_calibrate(const std::vector<std::string>& args) {
       {"--device", [&](const std::string& v) { o.device_name = v; }},
       {"--sm-clock", [&](const std::string& v) { o.sm_clock_mhz = parse_clock(v, "--sm-clock"); }},
       {"--memory-clock", [&](const std::string& v) { o.memory_clock_mhz = parse_clock(v, "--memory-clock"); }},
+      {"--l2-bytes", [&](const std::string& v) {
+         o.l2_bytes = parse_count(v, "--l2-bytes");
+         if (o.l2_bytes > (std::int64_t{1} << 50)) throw usage_error("--l2-bytes must be at most 2^50 (got " + v + ")");
+       }},
       {"--refit", [&](const std::string& v) { o.refit = v; }},
   };
   walk("calibrate", args, options, {{"--quiet", [&] { o.quiet = true; }}, {"--back-to-back", [&] { o.interleaved = false; }}},

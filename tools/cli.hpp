@@ -102,6 +102,9 @@ struct calibrate_options {
   bool quiet = false;
   std::string device_name = "unknown";           // --device, as nvidia-smi names it
   double sm_clock_mhz = 0, memory_clock_mhz = 0;  // --sm-clock, --memory-clock (for the record)
+  // --l2-bytes: the knee of the byte terms, the device's L2 size (-1: the device's own, which
+  // mmvram reads on the cuda backend, 0 without one; with --refit, the profile's own).
+  std::int64_t l2_bytes = -1;
   std::string refit;  // --refit FILE.json: fit again on that profile's stored timings (no device)
   bool interleaved = true;  // --back-to-back: time each instruction after itself, not after others
 };

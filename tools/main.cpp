@@ -11,6 +11,7 @@
 
 #if defined(MMVRAM_HAVE_CUDA_BACKEND)
 #include "mmvram/gpu/backend/cuda_backend.hpp"
+#include "mmvram/gpu/runtime/device.hpp"
 #endif
 
 #include <malloc.h>
@@ -98,7 +99,17 @@ int dispatch(const std::vector<std::string>& args) {
   if (command == "instructions") return print_instructions(parse_instructions(rest));
   if (command == "run") return command_run(parse_run(rest));
   if (command == "sweep") return run_sweep(parse_sweep(rest));
-  if (command == "calibrate") return command_calibrate(parse_calibrate(rest));
+  if (command == "calibrate") {
+    calibrate_options o = parse_calibrate(rest);
+#if defined(MMVRAM_HAVE_CUDA_BACKEND)
+    // The knee: the device's L2 size (none without a device; the timing then fails as for any run).
+    gpu::runtime::device_info dev;
+    std::string why;
+    if (o.l2_bytes < 0 && o.refit.empty() && o.backend == "cuda" && gpu::runtime::current_device(dev, why))
+      o.l2_bytes = static_cast<std::int64_t>(dev.l2_bytes);
+#endif
+    return command_calibrate(o);
+  }
   if (command == "predict") return command_predict(parse_predict(rest));
   if (command == "closed-forms") return print_closed_forms(parse_closed_forms(rest));
   if (command == "kernels") {

@@ -96,6 +96,8 @@ const std::vector<command_doc> docs{
                  {"--device", "NAME", "recorded in the profile"},
                  {"--sm-clock", "MHZ", "recorded in the profile"},
                  {"--memory-clock", "MHZ", "recorded in the profile"},
+                 {"--l2-bytes", "N", "the knee of the byte terms (default: the device's L2 size; with\n"
+                                     "--refit, the profile's)"},
                  {"--refit", "FILE.json", "fit again on that profile's stored timings (CPU only) and write --out"},
                  {"--back-to-back", "", "time each instruction right after itself (default: after two others)"}}},
     {.name = "predict",

@@ -244,7 +244,7 @@ TEST_CASE("calibration reproduces its own training points within its stated resi
   for (const auto& t : p.points) {
     INFO(t.cls << " " << t.op << " m=" << t.m << " s=" << t.s);
     const auto& m = p.classes.at(t.cls);
-    const double predicted = m.predict_ns(t.bytes, t.work);
+    const double predicted = m.predict_ns(t.bytes, t.work, static_cast<double>(p.l2_bytes));
     CHECK(std::fabs(predicted - t.predicted_ns) <= 1e-6 * t.predicted_ns);
     CHECK(std::fabs(predicted - t.measured_ns) / t.measured_ns <= m.residual_max + 1e-9);
   }

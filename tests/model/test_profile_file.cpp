@@ -21,11 +21,16 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   p.sm_clock_mhz = 1980;
   p.classes["stream"].host_ns = 2500;
   p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072, 2600});
+  p.l2_bytes = 52428800;
+  p.classes["stream"].ns_per_byte_beyond_l2 = 0.75;
   const auto path = temp_path("mmvram_test_profile.json");
   mmv::write_profile(path, p);
   const auto q = mmv::read_profile(path);
   CHECK(q.device == p.device);
   CHECK(q.sm_clock_mhz == 1980);
+  CHECK(q.l2_bytes == 52428800);
+  CHECK(q.classes.at("stream").ns_per_byte_beyond_l2 == 0.75);
+  CHECK(q.classes.at("gather").ns_per_byte_beyond_l2 == 0);
   REQUIRE(q.classes.size() == 4);
   CHECK(q.classes.at("mmu-word/s4").ns_per_op == 0.01);
   CHECK(q.classes.at("stream").latency_ns == 1000);
@@ -176,4 +181,37 @@ TEST_CASE("the profile file must be a regular file of bounded size", "[time]") {
   std::filesystem::resize_file(big, (std::uintmax_t{64} << 20) + 1);  // sparse: no disk used
   CHECK_THROWS_WITH(mmv::read_profile(big), Catch::Contains("more than the 67108864 bytes mmvram reads"));
   std::filesystem::remove(big);
+}
+
+TEST_CASE("a profile without a knee reads and predicts as one bandwidth; the knee's fields are checked", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(1 << 12, 1));
+  (void)m.add(x, x);  // stream, 8 * 3 * 4096 = 98304 bytes
+  const auto& r = m.costs().records()[1];
+  const auto text = [](const std::string& top, const std::string& cls) {
+    return "{\"schema\": \"mmvram-profile/1\", \"device\": \"d\", \"date\": \"x\", \"backend\": \"cuda\", "
+           "\"sm_clock_mhz\": 0, \"memory_clock_mhz\": 0, \"bytes_per_word\": 8" + top + ", \"classes\": {\"stream\": "
+           "{\"latency_ns\": 1000, \"ns_per_byte\": 0.25, \"ns_per_op\": 0, \"residual_median\": 0, \"residual_max\": 0, "
+           "\"points\": 1" + cls + "}}}";
+  };
+  const auto old = mmv::parse_profile(text("", ""), "old.json");
+  CHECK(old.l2_bytes == 0);
+  CHECK(old.classes.at("stream").ns_per_byte_beyond_l2 == 0.25);
+  CHECK(mmv::predict_record_ns(old, r) == 1000 + 0.25 * 98304);
+  // The knee at 2^15 bytes: the rest at 1 ns per byte (by hand: 1000 + 8192 + 65536 = 74728).
+  const auto knee = mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"ns_per_byte_beyond_l2\": 1"), "knee.json");
+  CHECK(knee.l2_bytes == 32768);
+  CHECK(mmv::predict_record_ns(knee, r) == 74728);
+  // A knee without a class's own bandwidth past it: the same bandwidth on both sides.
+  CHECK(mmv::predict_record_ns(mmv::parse_profile(text(", \"l2_bytes\": 32768", ""), "k.json"), r) == 1000 + 0.25 * 98304);
+  CHECK_THROWS_WITH(mmv::parse_profile(text(", \"l2_bytes\": -1", ""), "k.json"),
+                    Catch::Contains("field 'l2_bytes' must be a whole number in [0, "));
+  CHECK_THROWS_WITH(mmv::parse_profile(text(", \"l2_bytes\": 1.5", ""), "k.json"),
+                    Catch::Contains("field 'l2_bytes' must be a whole number"));
+  CHECK_THROWS_WITH(mmv::parse_profile(text("", ", \"ns_per_byte_beyond_l2\": -1"), "k.json"),
+                    Catch::Contains("field 'ns_per_byte_beyond_l2' must be at least 0 (got -1) in class 'stream'"));
+  CHECK_THROWS_WITH(mmv::parse_profile(text("", ", \"ns_per_byte_beyond_l2\": \"x\""), "k.json"),
+                    Catch::Contains("field 'ns_per_byte_beyond_l2' must be a number in class 'stream'"));
 }

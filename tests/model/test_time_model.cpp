@@ -1,6 +1,6 @@
 // The time model: instruction classes, predictions from records against hand-computed values on
 // a small profile (serial, along the DAG and queued behind the host) and the fit recovering
-// known constants.
+// known constants, with and without a knee at the L2 size.
 #include "model_test_util.hpp"
 #include "time_model_test_util.hpp"
 #include "mmvram/prediction/fit.hpp"
@@ -153,16 +153,16 @@ TEST_CASE("the fit recovers known constants from exact points", "[time]") {
     bytes.push_back(24 * m), work.push_back(16 * m);
     ns.push_back(4000 + 0.0003 * 24 * m + 0.002 * 16 * m);
   }
-  const auto with_work = mmv::fit_class(bytes, work, ns, false);
+  const auto with_work = mmv::fit_class(bytes, work, ns, false, 0);
   CHECK(with_work.ns_per_op == 0);
   CHECK(with_work.points == static_cast<int>(ns.size()));
-  const auto m = mmv::fit_class(bytes, std::vector<double>(ns.size(), 0.0), ns, false);
+  const auto m = mmv::fit_class(bytes, std::vector<double>(ns.size(), 0.0), ns, false, 0);
   CHECK(m.latency_ns == Approx(4000).epsilon(1e-6));
   CHECK(m.ns_per_byte == Approx(0.0003 + 0.002 * 16 / 24).epsilon(1e-6));
   CHECK(m.residual_max < 1e-9);
   // A negative constant is dropped: points with no latency at all.
   std::vector<double> b2{1e3, 1e4, 1e5}, w2{0, 0, 0}, t2{10, 100, 1000};
-  const auto z = mmv::fit_class(b2, w2, t2, false);
+  const auto z = mmv::fit_class(b2, w2, t2, false, 0);
   CHECK(z.latency_ns >= 0);
   CHECK(z.ns_per_byte == Approx(0.01).epsilon(1e-6));
   // fit_profile gives each class the median host issue time of its points (0 where none was kept).
@@ -172,4 +172,66 @@ TEST_CASE("the fit recovers known constants from exact points", "[time]") {
                        {"gather", "gather", 1024, 16, 1e4, 0, 100, 0, 0}, {"gather", "gather", 4096, 16, 1e5, 0, 1000, 0, 0}});
   CHECK(p.classes.at("stream").host_ns == 200);
   CHECK(p.classes.at("gather").host_ns == 0);
+}
+
+TEST_CASE("the fit recovers a knee's two bandwidths from exact points on both sides of it", "[time]") {
+  const double knee = 50.0 * (1 << 20);
+  const auto exact = [&](double b) { return 5000 + 0.0002 * std::min(b, knee) + 0.00035 * std::max(0.0, b - knee); };
+  std::vector<double> bytes, zero, ns;
+  for (double m = 256; m <= (1 << 26); m *= 4) {
+    for (const double words : {2.0, 3.0}) {
+      bytes.push_back(8 * words * m), zero.push_back(0);
+      ns.push_back(exact(bytes.back()));
+    }
+  }
+  const auto m = mmv::fit_class(bytes, zero, ns, false, knee);
+  CHECK(m.latency_ns == Approx(5000).epsilon(1e-6));
+  CHECK(m.ns_per_byte == Approx(0.0002).epsilon(1e-6));
+  CHECK(m.ns_per_byte_beyond_l2 == Approx(0.00035).epsilon(1e-6));
+  CHECK(m.residual_max < 1e-9);
+  // Without the knee the same points take one bandwidth, and miss.
+  const auto line = mmv::fit_class(bytes, zero, ns, false, 0);
+  CHECK(line.ns_per_byte_beyond_l2 == line.ns_per_byte);
+  CHECK(line.residual_max > 0.05);
+  // No point past the knee: nothing to fit there, one bandwidth for all bytes.
+  std::vector<double> b_in, z_in, t_in;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] <= knee) b_in.push_back(bytes[i]), z_in.push_back(0), t_in.push_back(ns[i]);
+  const auto below = mmv::fit_class(b_in, z_in, t_in, false, knee);
+  CHECK(below.ns_per_byte == Approx(0.0002).epsilon(1e-6));
+  CHECK(below.ns_per_byte_beyond_l2 == below.ns_per_byte);
+  // A negative bandwidth past the knee is dropped: one bandwidth again, never bytes for free.
+  std::vector<double> t_neg;
+  for (const double b : bytes) t_neg.push_back(5000 + 0.0004 * std::min(b, knee) - 0.00001 * std::max(0.0, b - knee));
+  const auto flat = mmv::fit_class(bytes, zero, t_neg, false, knee);
+  CHECK(flat.ns_per_byte_beyond_l2 == flat.ns_per_byte);
+  CHECK(flat.ns_per_byte > 0);
+  // fit_profile fits at the profile's knee and prices each point with it.
+  mmv::device_profile p;
+  p.l2_bytes = static_cast<std::int64_t>(knee);
+  std::vector<mmv::training_point> pts;
+  for (std::size_t i = 0; i < bytes.size(); ++i) pts.push_back({"stream", "add", 1, 16, bytes[i], 0, ns[i], 0, 0});
+  mmv::fit_profile(p, pts);
+  CHECK(p.classes.at("stream").ns_per_byte_beyond_l2 == Approx(0.00035).epsilon(1e-6));
+  CHECK(p.points.back().predicted_ns == Approx(ns.back()).epsilon(1e-9));
+}
+
+TEST_CASE("a record across the knee is priced at both bandwidths; without a knee as one line", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  (void)m.add(x, x);  // stream, 8 * 48 = 384 bytes
+  const auto& r = m.costs().records();
+  auto p = small_profile();  // stream: 1000 + 0.5 ns per byte
+  CHECK(mmv::predict_record_ns(p, r[1]) == 1000 + 0.5 * 384);  // no knee: the one line, exactly
+  p.classes["stream"].ns_per_byte_beyond_l2 = 2;
+  CHECK(mmv::predict_record_ns(p, r[1]) == 1000 + 0.5 * 384);  // unused without a knee
+  p.l2_bytes = 100;
+  CHECK(mmv::predict_record_ns(p, r[1]) == Approx(1000 + 0.5 * 100 + 2 * 284));  // 1618
+  // The DAG's shared term holds the same byte term, without the latency.
+  p.classes["stream"].latency_ns = 0;
+  CHECK(mmv::predict_time(p, r).dag_ns == Approx(0.5 * 100 + 2 * 284));
+  p.l2_bytes = 384;  // at the knee: all bytes below it
+  CHECK(mmv::predict_record_ns(p, r[1]) == Approx(0.5 * 384));
 }

@@ -50,28 +50,39 @@ std::vector<double> least_squares(std::vector<std::vector<double>> cols, const s
 }  // namespace
 
 class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work, const std::vector<double>& ns,
-                           bool use_work) {
+                           bool use_work, double l2_bytes) {
   // Relative least squares: each point weighted by 1/measured, so that microsecond instructions
-  // count as much as milliseconds ones (the residuals are relative too).
+  // count as much as milliseconds ones (the residuals are relative too). The terms: latency,
+  // bytes (up to the knee while the term past it is fitted, else all of them), bytes past the
+  // knee (only where some point moves more), work.
   const std::size_t n = ns.size();
-  std::vector<bool> active = {true, true, use_work};
-  std::vector<double> coef(3, 0.0);
-  const std::vector<const std::vector<double>*> raw = {nullptr, &bytes, &work};
-  for (int round = 0; round < 4; ++round) {
+  const bool past_knee = l2_bytes > 0 && std::any_of(bytes.begin(), bytes.end(), [&](double b) { return b > l2_bytes; });
+  std::vector<bool> active = {true, true, past_knee, use_work};
+  const auto value = [&](int c, std::size_t r) {
+    switch (c) {
+      case 0: return 1.0;
+      case 1: return active[2] ? std::min(bytes[r], l2_bytes) : bytes[r];
+      case 2: return std::max(0.0, bytes[r] - l2_bytes);
+      default: return work[r];
+    }
+  };
+  std::vector<double> coef(4, 0.0);
+  for (int round = 0; round < 5; ++round) {
     std::vector<std::vector<double>> cols;
     std::vector<int> which;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 4; ++c) {
       if (!active[static_cast<std::size_t>(c)]) continue;
       std::vector<double> col(n);
-      for (std::size_t r = 0; r < n; ++r) col[r] = (c == 0 ? 1.0 : (*raw[static_cast<std::size_t>(c)])[r]) / ns[r];
+      for (std::size_t r = 0; r < n; ++r) col[r] = value(c, r) / ns[r];
       cols.push_back(std::move(col));
       which.push_back(c);
     }
-    coef.assign(3, 0.0);
+    coef.assign(4, 0.0);
     if (which.empty()) break;
     const std::vector<double> x = least_squares(cols, std::vector<double>(n, 1.0));
     // Dependent columns (work proportional to bytes): drop the last term and fit again. Else drop
-    // the most negative constant; the latency alone is the last resort.
+    // the most negative constant; the latency alone is the last resort. Dropping the term past
+    // the knee leaves one bandwidth for all bytes.
     int worst = -1;
     if (x.empty()) {
       worst = which.back();
@@ -82,14 +93,15 @@ class_time_model fit_class(const std::vector<double>& bytes, const std::vector<d
       }
     }
     if (worst < 0) break;
-    coef.assign(3, 0.0);
+    coef.assign(4, 0.0);
     active[static_cast<std::size_t>(worst)] = false;
     if (std::none_of(active.begin(), active.end(), [](bool a) { return a; })) active[0] = true;
   }
   for (auto& c : coef) c = std::max(c, 0.0);
-  class_time_model m{coef[0], coef[1], coef[2]};
+  class_time_model m{coef[0], coef[1], coef[3]};
+  m.ns_per_byte_beyond_l2 = active[2] ? coef[2] : coef[1];
   std::vector<double> rel;
-  for (std::size_t r = 0; r < n; ++r) rel.push_back(std::fabs(m.predict_ns(bytes[r], work[r]) - ns[r]) / ns[r]);
+  for (std::size_t r = 0; r < n; ++r) rel.push_back(std::fabs(m.predict_ns(bytes[r], work[r], l2_bytes) - ns[r]) / ns[r]);
   std::sort(rel.begin(), rel.end());
   m.points = static_cast<int>(n);
   m.residual_median = rel.empty() ? 0 : rel[rel.size() / 2];
@@ -110,13 +122,13 @@ void fit_profile(device_profile& p, std::vector<training_point> points) {
     std::vector<double> bytes, work, ns;
     for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
     const bool use_work = cls == "revspec" || cls == "block-prefix" || cls.rfind("mmu", 0) == 0;
-    p.classes[cls] = fit_class(bytes, work, ns, use_work);
+    p.classes[cls] = fit_class(bytes, work, ns, use_work, static_cast<double>(p.l2_bytes));
     std::vector<double> host;
     for (const auto* t : pts)
       if (t->host_ns > 0) host.push_back(t->host_ns);
     std::sort(host.begin(), host.end());
     p.classes[cls].host_ns = host.empty() ? 0 : host[host.size() / 2];
-    for (auto* t : pts) t->predicted_ns = p.classes[cls].predict_ns(t->bytes, t->work);
+    for (auto* t : pts) t->predicted_ns = p.classes[cls].predict_ns(t->bytes, t->work, static_cast<double>(p.l2_bytes));
   }
   p.points = std::move(points);
 }

@@ -129,6 +129,8 @@ class_time_model class_of(const json& c, const std::string& path) {
   m.residual_max = non_negative(c, "residual_max", path);
   m.points = static_cast<int>(count(c, "points", path, 0, 1'000'000'000));
   if (c.contains("host_ns")) m.host_ns = non_negative(c, "host_ns", path);  // absent in older profiles
+  // Absent in profiles without a knee: one bandwidth for all bytes.
+  m.ns_per_byte_beyond_l2 = c.contains("ns_per_byte_beyond_l2") ? non_negative(c, "ns_per_byte_beyond_l2", path) : m.ns_per_byte;
   return m;
 }
 
@@ -153,6 +155,7 @@ device_profile parse_profile(const std::string& bytes, const std::string& path) 
   if (top.contains("context")) p.context = text(top, "context", path);
   p.sm_clock_mhz = non_negative(top, "sm_clock_mhz", path);
   p.memory_clock_mhz = non_negative(top, "memory_clock_mhz", path);
+  if (top.contains("l2_bytes")) p.l2_bytes = count(top, "l2_bytes", path, 0, std::int64_t{1} << 50);  // 0 or absent: no knee
   p.bytes_per_word = static_cast<int>(count(top, "bytes_per_word", path, 1, 16));
   const json& classes = member(top, "classes", path);
   if (!classes.is_object()) fail(path, "'classes' must be an object");
@@ -187,6 +190,7 @@ std::string profile_json(const device_profile& p) {
   ordered classes = ordered::object(), points = ordered::array();
   for (const auto& [name, m] : p.classes)
     classes[name] = {{"latency_ns", finite(m.latency_ns)},       {"ns_per_byte", finite(m.ns_per_byte)},
+                     {"ns_per_byte_beyond_l2", finite(m.ns_per_byte_beyond_l2)},
                      {"ns_per_op", finite(m.ns_per_op)},         {"residual_median", finite(m.residual_median)},
                      {"residual_max", finite(m.residual_max)},   {"points", m.points},
                      {"host_ns", finite(m.host_ns)}};
@@ -203,6 +207,7 @@ std::string profile_json(const device_profile& p) {
                        {"context", p.context},
                        {"sm_clock_mhz", finite(p.sm_clock_mhz)},
                        {"memory_clock_mhz", finite(p.memory_clock_mhz)},
+                       {"l2_bytes", p.l2_bytes},
                        {"bytes_per_word", p.bytes_per_word},
                        {"classes", classes},
                        {"training_points", points}};

@@ -62,7 +62,7 @@ const class_time_model* class_model(const device_profile& p, const instruction_r
 
 double predict_record_ns(const device_profile& p, const instruction_record& r) {
   const class_time_model* m = class_model(p, r);
-  return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r)) : 0;
+  return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes)) : 0;
 }
 
 namespace {
@@ -70,7 +70,7 @@ namespace {
 // (bytes and work at the class's rates, without its latency): what concurrent records share.
 double throughput_ns(const device_profile& p, const instruction_record& r) {
   const class_time_model* m = class_model(p, r);
-  return m ? m->ns_per_byte * record_bytes(r, p.bytes_per_word) + m->ns_per_op * class_work(r) : 0;
+  return m ? m->bytes_ns(record_bytes(r, p.bytes_per_word), static_cast<double>(p.l2_bytes)) + m->ns_per_op * class_work(r) : 0;
 }
 
 // The host issue time of a record's class (0 for loads and uncalibrated classes).
@@ -90,7 +90,8 @@ std::pair<double, double> check_ns(const device_profile& p, const instruction_re
   if (!r.real_output || r.where == unit::scalar || (r.where == unit::mmu && p.context == "graph")) return {0, 0};
   const auto it = p.classes.find("stream");
   if (it == p.classes.end()) return {0, 0};
-  return {it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0),
+  return {it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0,
+                                static_cast<double>(p.l2_bytes)),
           it->second.host_ns};
 }
 // The check's bandwidth part (its time without the stream class's latency).

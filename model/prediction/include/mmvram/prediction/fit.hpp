@@ -7,15 +7,17 @@
 
 namespace mmv {
 
-// Least-squares fit of t = latency + ns_per_byte * bytes + ns_per_op * work on the points
-// (bytes, work, measured ns), relative to each point, every constant >= 0 (a negative one is
-// dropped and the rest refitted, as is the work term when it is proportional to the bytes);
-// use_work = false fits latency and bandwidth only. Fills the residuals.
+// Least-squares fit of t = latency + ns_per_byte * min(bytes, K) + ns_per_byte_beyond_l2 *
+// max(0, bytes - K) + ns_per_op * work, K = l2_bytes, on the points (bytes, work, measured ns),
+// relative to each point, every constant >= 0 (a negative one is dropped and the rest refitted,
+// as is the work term when it is proportional to the bytes). Without a knee (K = 0), without a
+// point past it, or with its term dropped, ns_per_byte_beyond_l2 = ns_per_byte (one bandwidth);
+// use_work = false fits no work term. Fills the residuals.
 class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work,
-                           const std::vector<double>& ns, bool use_work);
+                           const std::vector<double>& ns, bool use_work, double l2_bytes);
 
-// Fits every class of `points` (fit_class; the work term for the MMU, REVSPEC and the block
-// prefixes) and sets each point's predicted_ns: the profile's classes and points. Throws
+// Fits every class of `points` (fit_class at the knee p.l2_bytes; the work term for the MMU,
+// REVSPEC and the block prefixes) and sets each point's predicted_ns: the profile's classes and points. Throws
 // model_error for a point whose measured time is not a finite number > 0 (the fit divides by it).
 void fit_profile(device_profile& p, std::vector<training_point> points);
 

@@ -1,5 +1,6 @@
 // Predicting device time from the ledger. A device profile gives, per instruction class, a small
-// model t = latency + bytes / bandwidth + work / rate, fitted on single instructions only
+// model t = latency + bytes / bandwidth + work / rate (bytes past the device's L2 size at a
+// bandwidth of their own), fitted on single instructions only
 // (`mmvram calibrate`). A run's records then predict its time three ways: serial (instructions
 // one after another: times add), DAG (independent instructions overlap their latencies: the
 // critical path, or the summed bandwidth and work terms where those are longer) and
@@ -7,6 +8,7 @@
 #pragma once
 #include "mmvram/model/ledger.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,7 +18,7 @@ namespace mmv {
 // One class's fitted constants and how well they fit their own training points.
 struct class_time_model {
   double latency_ns = 0;      // per instruction
-  double ns_per_byte = 0;     // 1 / bandwidth (bytes = 8 * words read and written)
+  double ns_per_byte = 0;     // 1 / bandwidth (bytes = 8 * words read and written) up to the L2 size
   double ns_per_op = 0;       // 1 / rate of the class's work (MMU multiply-adds, REVSPEC's m*s, ...)
   double residual_median = 0; // median of |predicted - measured| / measured over the training points
   double residual_max = 0;
@@ -26,8 +28,18 @@ struct class_time_model {
   // issue that follows the start event; the queued prediction adds the whole issue before it,
   // an overlap of a few microseconds per instruction that it does not subtract.
   double host_ns = 0;
-  // The class's time for one instruction of this size.
-  double predict_ns(double bytes, double work) const { return latency_ns + ns_per_byte * bytes + ns_per_op * work; }
+  // 1 / bandwidth of the bytes past the knee (device_profile::l2_bytes; unused without one).
+  double ns_per_byte_beyond_l2 = 0;
+  // The byte term of `bytes` on a device whose knee is `l2_bytes` (0: none): ns_per_byte up to
+  // the knee, ns_per_byte_beyond_l2 past it.
+  double bytes_ns(double bytes, double l2_bytes) const {
+    const double below = l2_bytes > 0 ? std::min(bytes, l2_bytes) : bytes;
+    return ns_per_byte * below + ns_per_byte_beyond_l2 * (bytes - below);
+  }
+  // The class's time for one instruction of this size: latency + byte term + ns_per_op * work.
+  double predict_ns(double bytes, double work, double l2_bytes) const {
+    return latency_ns + bytes_ns(bytes, l2_bytes) + ns_per_op * work;
+  }
 };
 
 // One single-instruction timing the profile was fitted on (kept in the profile for plots and tests).
@@ -49,6 +61,8 @@ struct device_profile {
   // constants, whose serial and DAG predictions are those of the graph and dag executors).
   std::string context = "interleaved";
   double sm_clock_mhz = 0, memory_clock_mhz = 0;
+  // The knee of every class's byte term: the device's L2 size in bytes (0: no knee, one bandwidth).
+  std::int64_t l2_bytes = 0;
   int bytes_per_word = 8;
   std::map<std::string, class_time_model> classes;
   std::vector<training_point> points;  // the single-instruction timings it was fitted on
