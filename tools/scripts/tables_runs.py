@@ -148,11 +148,12 @@ def t_state_passing_sweep(gpu):
     files = [(s, f"state_passing_bench_sigma{s}_{gpu}.json") for s in ("0", "0.5")]
     files += [("1", f"state_passing_bench_{gpu}.json")]
     files += [(s, f"state_passing_bench_sigma{s}_{gpu}.json") for s in ("1.5", "2")]
-    body, doc = [], None
+    body, doc, commits = [], None, []
     for sigma, name in files:
         if not (RESULTS / name).exists():
             continue
         doc = load(name)
+        commits.append(doc["commit"][:7])
         rows = {(r["method"], r["dtype"]): r for r in doc["rows"]}
         cell = lambda key: (f"{rows[key]['median_us']:.1f} ({rows[key]['percent_of_copy']:.1f})" if key in rows else "")
         ahead = rows[("per_sequence", "fp32")]["median_us"] / rows[("cuda_core", "fp32")]["median_us"]
@@ -161,7 +162,8 @@ def t_state_passing_sweep(gpu):
                      f"{ahead:.2f}×"])
     if doc is None:
         return f"No state-passing sweep of the {gpu} is stored yet."
+    built = ", ".join(dict.fromkeys(commits))  # the commits the rows' binaries were built from, in row order
     return (f"From `experiments/results/state_passing_bench[_sigmaS]_{gpu}.json` ({doc['device']}, "
-            f"commit {doc['commit'][:7]}, seed 8; µs, % of the same run's copy bandwidth in parentheses).\n\n" +
+            f"commit {built}, seed 8; µs, % of the same run's copy bandwidth in parentheses).\n\n" +
             table(["σ", "G", "`cuda_core` fp32", "per-sequence grid fp32", "`cuda_core` bf16",
                    "per-sequence time / `cuda_core` time"], body))
