@@ -28,6 +28,7 @@ import mmvram_data
 BIG_N = 2 ** 20
 TARGETS = {"big": (0.15, 0.90), "small": (0.25, 0.80)}  # (band, share of points inside it)
 RATIO_BAND, RATIO_SHARE = 0.15, 1.0  # every ratio at n >= 2^20 within ±15%
+CONCURRENT = "concurrent:"  # the prefix of a graph profile's classes timed on the dag executor
 RESCALED = {"latency_ns": "latency_ns", "ns_per_byte": "ns_per_byte", "ns_per_op": "ns_per_byte",
             "ns_per_byte_beyond_l2": "ns_per_byte_beyond_l2",
             "host_ns": "host_ns"}  # a class's constant -> the stream-class constant whose ratio scales it
@@ -138,18 +139,23 @@ def markdown(summary):
 
 def rescaled_profile(source, target):
     """The profile `source` (a profile JSON's dict) rescaled to another GPU from `target`'s stream
-    class alone: every class's latency by the ratio of the stream latencies, its ns per byte and per
+    class alone (a concurrent class by the concurrent stream class): every class's latency by the ratio of the stream latencies, its ns per byte and per
     op by the ratio of the stream ns per byte, its ns per byte past the knee by the ratio of the stream
     ones past the knee (a class without one has its ns per byte there, as the profile reader takes it),
     its host issue time by the ratio of the stream host times; the knee (l2_bytes) is the target's
     where it records one."""
     out = json.loads(json.dumps(source))
-    a, b = source["classes"]["stream"], target["classes"]["stream"]
-    target_by = lambda by: b.get(by, b.get("ns_per_byte")) if by == "ns_per_byte_beyond_l2" else b[by]
-    for c in out["classes"].values():
+    for name, c in out["classes"].items():
+        # A graph profile's concurrent classes (timed overlapping on the dag executor) by the
+        # concurrent stream class, where both profiles have one.
+        ref = CONCURRENT + "stream" if name.startswith(CONCURRENT) else "stream"
+        if ref not in source["classes"] or ref not in target["classes"]:
+            ref = "stream"
+        a, b = source["classes"][ref], target["classes"][ref]
         for key, by in RESCALED.items():
+            target_value = b.get(by, b.get("ns_per_byte")) if by == "ns_per_byte_beyond_l2" else b[by]
             if c.get(key) and a.get(by):
-                c[key] = c[key] * target_by(by) / a[by]
+                c[key] = c[key] * target_value / a[by]
     if "l2_bytes" in target:
         out["l2_bytes"] = target["l2_bytes"]
     out["device"] = f"{source['device']} rescaled to {target['device']}"

@@ -21,10 +21,10 @@ namespace mmv::tool {
 
 namespace {
 
-machine_config config_of(const calibrate_options& o, int s, number_format f) {
+machine_config config_of(const calibrate_options& o, const std::string& executor, int s, number_format f) {
   machine_config c;
   c.backend = o.backend;
-  c.executor = o.executor;
+  c.executor = executor;
   c.s = s;
   c.format = f;
   c.word_bits = f == number_format::float64 ? 64 : 32;
@@ -39,6 +39,8 @@ machine_config config_of(const calibrate_options& o, int s, number_format f) {
 // instruction rarely follows itself; back to back, the issues follow each other.
 // With the graph executor (`chained`), each timing is instead a chain of graph_chain issues
 // captured into one graph: the graph's device time divided by graph_chain (no host issue in it).
+// With the dag executor the same graph_chain issues are independent (each reads only loaded
+// operands), so they spread over its branch streams: the time per instruction when they overlap.
 std::pair<double, instruction_record> time_one(machine& m, int repeat, bool interleaved, bool chained,
                                                const std::function<void()>& issue) {
   constexpr int graph_chain = 8;
@@ -54,6 +56,66 @@ std::pair<double, instruction_record> time_one(machine& m, int repeat, bool inte
   // The median issue, with its own sizes (interleaved MMU issues differ in shape).
   std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return timed[timed.size() / 2];
+}
+
+// Receives one timing: class, m, s, and the median time with its record.
+using class_recorder = std::function<void(const std::string&, std::int64_t, int, const std::pair<double, instruction_record>&)>;
+
+// Times every class over the grid of sizes on `executor`, handing each timing to `record`.
+void time_classes(const calibrate_options& o, const std::string& executor, bool interleaved, bool chained,
+                  inputs::stream& draws, const class_recorder& record) {
+  for (std::int64_t m = 256; m <= o.max_m; m *= 4) {
+    const auto words = [&](word hi) { return inputs::bounded_words(draws, m, hi, false); };  // m in [0, hi]
+    machine w(config_of(o, executor, 16, number_format::integer));
+    const word_vec x = w.load<word>(words(1000), "x"), y = w.load<word>(words(1000), "y");
+    const word_vec f = w.load<word>(words(1), "f");
+    // Streaming VCU instructions of 0 to 3 operands.
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, word{3}); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.select(f, x, y); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.broadcast(word{7}, m); }));
+    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.shift(x, 1, word{0}); }));
+    // Gather at sorted random positions (the algorithms gather per segment, monotonically).
+    std::vector<word> idx = words(m - 1);
+    std::sort(idx.begin(), idx.end());
+    const word_vec gi = w.load<word>(idx, "idx");
+    record("gather", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.gather(x, gi); }));
+    // Scatter of m/16 values at stride 16 (MatMulScan's carries), compress at density 1/32.
+    const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
+    record("scatter", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.scatter(x, si, sv); }));
+    std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
+    word rank = 0;
+    for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = draws.integer(0, 31) == 0, pos[i] = rank, rank += mask[i];
+    const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
+    record("compress", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.compress(x, mk, ps); }));
+    for (int s : o.mmu_s) {
+      if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
+      machine ms(config_of(o, executor, s, number_format::integer));
+      const word_vec xs = ms.load<word>(words(1000), "x"), fs = ms.load<word>(words(1), "f");
+      record("revspec", m, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
+      std::vector<word> ones(static_cast<std::size_t>(s) * s);
+      for (int k = 0; k < s; ++k)
+        for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+      const word_vec wm = ms.load<word>(ones, "w");
+      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words), as in
+      // an algorithm, where every MMU instruction has its own shape: the library's choice of
+      // kernel is not cached. Back to back, the same product again and again.
+      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
+      std::int64_t k = 0;
+      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, interleaved, chained, [&] {
+               ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
+             }));
+      machine mr(config_of(o, executor, s, number_format::float64));
+      const std::vector<real> xr = inputs::bounded_reals(draws, m, false, false), onesr(ones.begin(), ones.end());
+      const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
+      k = 0;
+      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, interleaved, chained, [&] {
+               mr.mmu(interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
+             }));
+    }
+    const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
+    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, interleaved, chained, [&] { w.block_prefix_sum(x, k); }));
+  }
 }
 
 }  // namespace
@@ -104,58 +166,14 @@ int command_calibrate(const calibrate_options& o) {
                                static_cast<long long>(m), s, t.first);
   };
 
-  for (std::int64_t m = 256; m <= o.max_m; m *= 4) {
-    const auto words = [&](word hi) { return inputs::bounded_words(draws, m, hi, false); };  // m in [0, hi]
-    machine w(config_of(o, 16, number_format::integer));
-    const word_vec x = w.load<word>(words(1000), "x"), y = w.load<word>(words(1000), "y");
-    const word_vec f = w.load<word>(words(1), "f");
-    // Streaming VCU instructions of 0 to 3 operands.
-    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.add(x, word{3}); }));
-    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.select(f, x, y); }));
-    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.broadcast(word{7}, m); }));
-    record("stream", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.shift(x, 1, word{0}); }));
-    // Gather at sorted random positions (the algorithms gather per segment, monotonically).
-    std::vector<word> idx = words(m - 1);
-    std::sort(idx.begin(), idx.end());
-    const word_vec gi = w.load<word>(idx, "idx");
-    record("gather", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.gather(x, gi); }));
-    // Scatter of m/16 values at stride 16 (MatMulScan's carries), compress at density 1/32.
-    const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
-    record("scatter", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.scatter(x, si, sv); }));
-    std::vector<word> mask(static_cast<std::size_t>(m)), pos(static_cast<std::size_t>(m));
-    word rank = 0;
-    for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = draws.integer(0, 31) == 0, pos[i] = rank, rank += mask[i];
-    const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
-    record("compress", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.compress(x, mk, ps); }));
-    for (int s : o.mmu_s) {
-      if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
-      machine ms(config_of(o, s, number_format::integer));
-      const word_vec xs = ms.load<word>(words(1000), "x"), fs = ms.load<word>(words(1), "f");
-      record("revspec", m, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
-      std::vector<word> ones(static_cast<std::size_t>(s) * s);
-      for (int k = 0; k < s; ++k)
-        for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
-      const word_vec wm = ms.load<word>(ones, "w");
-      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words), as in
-      // an algorithm, where every MMU instruction has its own shape: the library's choice of
-      // kernel is not cached. Back to back, the same product again and again.
-      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
-      std::int64_t k = 0;
-      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, interleaved, chained, [&] {
-               ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
-             }));
-      machine mr(config_of(o, s, number_format::float64));
-      const std::vector<real> xr = inputs::bounded_reals(draws, m, false, false), onesr(ones.begin(), ones.end());
-      const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
-      k = 0;
-      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, interleaved, chained, [&] {
-               mr.mmu(interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
-             }));
-    }
-    const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
-    record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, interleaved, chained, [&] { w.block_prefix_sum(x, k); }));
-  }
+  time_classes(o, o.executor, interleaved, chained, draws, record);
+  // A graph profile also holds each class timed with its instructions overlapping on the dag
+  // executor's branches ("concurrent:" classes): what a run on that executor cannot go below.
+  if (chained)
+    time_classes(o, "dag", false, true, draws, [&](const std::string& cls, std::int64_t m, int s,
+                                                             const std::pair<double, instruction_record>& t) {
+      record(concurrent_class_prefix + cls, m, s, t);
+    });
 
   std::vector<training_point> points;
   for (auto& [cls, pts] : by_class) points.insert(points.end(), pts.begin(), pts.end());

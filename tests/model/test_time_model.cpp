@@ -49,6 +49,32 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   CHECK(f.dag_ns == Approx(192 + 128 + 96.64));
 }
 
+TEST_CASE("concurrent classes put a floor under the DAG prediction: each record's time when overlapping", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto x = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  const auto a = m.add(x, x);              // 384 bytes
+  const auto b = m.add(x, mmv::word{1});   // 256 bytes, independent of a
+  const auto y = m.mmu(a, m.load<mmv::word>(std::vector<mmv::word>(16, 1)));  // 384 bytes, 64 MACs, s = 4
+  (void)b, (void)y;
+  const auto& r = m.costs().records();
+  auto p = small_profile();
+  const double path = 1192 + 2096.64;  // a then y; b beside a
+  CHECK(mmv::predict_time(p, r).dag_ns == Approx(path));
+  // Overlapped instructions that still take 900 ns each (a graph node's dispatch): 3 * 900 > path.
+  p.classes[mmv::concurrent_class_prefix + "stream"] = {900, 0, 0, 0, 0, 1};
+  p.classes[mmv::concurrent_class_prefix + "mmu-word/s16"] = {900, 0, 0.01, 0, 0, 1};  // s = 4 falls back to s16
+  CHECK(mmv::predict_time(p, r).dag_ns == Approx(path));  // 2700.64 < path: the path decides
+  p.classes[mmv::concurrent_class_prefix + "stream"].latency_ns = 1500;
+  CHECK(mmv::predict_time(p, r).dag_ns == Approx(1500 + 1500 + 900 + 0.64));
+  // The serial and queued predictions ignore them.
+  CHECK(mmv::predict_time(p, r).serial_ns == Approx(1192 + 1128 + 2096.64));
+  // A profile with concurrent classes but none for a record's class is refused.
+  p.classes.erase(mmv::concurrent_class_prefix + "mmu-word/s16");
+  CHECK_THROWS_AS(mmv::predict_time(p, r), mmv::model_error);
+}
+
 TEST_CASE("the queued prediction overlaps the host's issue with the device's work", "[time]") {
   mmv::machine_config c;
   c.s = 4;

@@ -47,16 +47,36 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
 }  // namespace
 
 namespace {
-// The model of a record's class (an MMU record falls back to mmu_class); nothing for loads.
-// Throws model_error when the profile has no model for the class.
-const class_time_model* class_model(const device_profile& p, const instruction_record& r) {
+// The model of a record's class, its name preceded by `prefix` (an MMU record falls back to
+// mmu_class); nothing for loads. Throws model_error when the profile has no model for the class.
+const class_time_model* class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "") {
   const std::string c = instruction_class(r);
   if (c == "load") return nullptr;
-  const auto it = p.classes.find(c);
+  const auto it = p.classes.find(prefix + c);
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
-  if (!m && r.where == unit::mmu) m = mmu_class(p, r.real_output ? "mmu-real" : "mmu-word", r.sizes.s);
-  if (!m) throw model_error("device profile has no model for instruction class '" + c + "' (op " + r.op + ")");
+  if (!m && r.where == unit::mmu) m = mmu_class(p, prefix + (r.real_output ? "mmu-real" : "mmu-word"), r.sizes.s);
+  if (!m) throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
   return m;
+}
+
+bool has_concurrent_classes(const device_profile& p) {
+  const auto it = p.classes.lower_bound(concurrent_class_prefix);
+  return it != p.classes.end() && it->first.rfind(concurrent_class_prefix, 0) == 0;
+}
+
+// A record's time when it overlaps others on the dag executor (its concurrent class), with the
+// check of a real VCU result priced as a concurrent stream read of it.
+double concurrent_ns(const device_profile& p, const instruction_record& r) {
+  const class_time_model* m = class_model(p, r, concurrent_class_prefix);
+  if (!m) return 0;
+  const double l2 = static_cast<double>(p.l2_bytes);
+  double t = m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r), l2);
+  if (r.real_output && r.where != unit::mmu) {
+    const auto it = p.classes.find(concurrent_class_prefix + "stream");
+    if (it == p.classes.end()) throw model_error("device profile has concurrent classes but no 'concurrent:stream'");
+    t += it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0, l2);
+  }
+  return t;
 }
 }  // namespace
 
@@ -103,7 +123,8 @@ double check_throughput_ns(const device_profile& p, double check) {
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records) {
   time_prediction t;
   std::vector<double> finish(records.size(), 0.0);
-  double host_clock = 0, check_clock = 0, shared = 0;
+  double host_clock = 0, check_clock = 0, shared = 0, concurrent = 0;
+  const bool floor_by_concurrent = has_concurrent_classes(p);
   for (std::size_t i = 0; i < records.size(); ++i) {
     const double own = predict_record_ns(p, records[i]);
     const auto [check, check_issue] = check_ns(p, records[i]);
@@ -113,6 +134,7 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
     finish[i] = ready + own;
     t.serial_ns += own + check;
     shared += throughput_ns(p, records[i]) + check_throughput_ns(p, check);
+    if (floor_by_concurrent) concurrent += concurrent_ns(p, records[i]);
     // The checks run in program order on a queue of their own, each after its result.
     if (check > 0) check_clock = std::max(check_clock, finish[i]) + check;
     t.dag_ns = std::max({t.dag_ns, finish[i], check_clock});
@@ -127,8 +149,8 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
     }
   }
   // Overlapping records share the memory system and the units: the DAG time is at least their
-  // summed bandwidth and work terms.
-  t.dag_ns = std::max(t.dag_ns, shared);
+  // summed bandwidth and work terms, and at least their summed concurrent class times.
+  t.dag_ns = std::max({t.dag_ns, shared, concurrent});
   if (!std::isfinite(t.serial_ns) || !std::isfinite(t.dag_ns) || !std::isfinite(t.queued_ns))
     throw model_error("the predicted device time is not finite: the profile's constants are too large");
   return t;

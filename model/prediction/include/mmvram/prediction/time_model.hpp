@@ -15,6 +15,11 @@
 
 namespace mmv {
 
+// A graph profile's classes timed on the dag executor, their instructions overlapping on its
+// branch streams, are named with this prefix ("concurrent:stream", ...): the time each takes when
+// it runs beside others of its kind, a floor under the DAG prediction.
+inline const std::string concurrent_class_prefix = "concurrent:";
+
 // One class's fitted constants and how well they fit their own training points.
 struct class_time_model {
   double latency_ns = 0;      // per instruction
@@ -93,7 +98,9 @@ struct time_prediction {
   double serial_ns = 0;  // sum over the MMU and VCU records
   // The longest path through the records' inputs, weighted by their times, or the sum of all
   // records' bandwidth and work terms (latencies overlap, the memory system and units are
-  // shared), whichever is longer.
+  // shared), whichever is longer; with a profile that has concurrent classes, also at least the
+  // sum of every record's concurrent class time (what overlapping cannot save: the graph's
+  // dispatch of each node as well as its bytes).
   double dag_ns = 0;
   // One host thread issues the records in order, each taking its class's host_ns, into one
   // in-order device queue; a record takes its class time on the device, starting once the host
