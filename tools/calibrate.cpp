@@ -124,12 +124,13 @@ namespace {
 // The table of the fitted classes, one line each.
 void print_classes(const device_profile& p, const std::string& out) {
   std::printf("knee (L2) %lld bytes\n", static_cast<long long>(p.l2_bytes));
-  std::printf("%-14s %12s %14s %14s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "past_knee_GB/s",
-              "rate_Gop/s", "resid_med", "resid_max", "points", "host_us");
+  std::printf("%-25s %12s %14s %14s %6s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "past_knee_GB/s",
+              "knee", "rate_Gop/s", "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
-    std::printf("%-14s %12.2f %14.1f %14.1f %14.1f %10.3f %10.3f %6d %10.2f\n", escaped(cls).c_str(), m.latency_ns / 1e3,
+    std::printf("%-25s %12.2f %14.1f %14.1f %6s %14.1f %10.3f %10.3f %6d %10.2f\n", escaped(cls).c_str(), m.latency_ns / 1e3,
                 m.ns_per_byte > 0 ? 1.0 / m.ns_per_byte : 0.0,
-                m.ns_per_byte_beyond_l2 > 0 ? 1.0 / m.ns_per_byte_beyond_l2 : 0.0, m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
+                m.ns_per_byte_beyond_l2 > 0 ? 1.0 / m.ns_per_byte_beyond_l2 : 0.0, m.step_at_knee ? "step" : "hinge",
+                m.ns_per_op > 0 ? 1.0 / m.ns_per_op : 0.0,
                 m.residual_median, m.residual_max, m.points, m.host_ns / 1e3);
   std::printf("profile written to %s\n", escaped(out).c_str());
 }

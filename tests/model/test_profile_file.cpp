@@ -23,6 +23,7 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072, 2600});
   p.l2_bytes = 52428800;
   p.classes["stream"].ns_per_byte_beyond_l2 = 0.75;
+  p.classes["gather"].step_at_knee = true;
   const auto path = temp_path("mmvram_test_profile.json");
   mmv::write_profile(path, p);
   const auto q = mmv::read_profile(path);
@@ -30,7 +31,9 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   CHECK(q.sm_clock_mhz == 1980);
   CHECK(q.l2_bytes == 52428800);
   CHECK(q.classes.at("stream").ns_per_byte_beyond_l2 == 0.75);
+  CHECK(!q.classes.at("stream").step_at_knee);
   CHECK(q.classes.at("gather").ns_per_byte_beyond_l2 == 0);
+  CHECK(q.classes.at("gather").step_at_knee);
   REQUIRE(q.classes.size() == 4);
   CHECK(q.classes.at("mmu-word/s4").ns_per_op == 0.01);
   CHECK(q.classes.at("stream").latency_ns == 1000);
@@ -204,6 +207,13 @@ TEST_CASE("a profile without a knee reads and predicts as one bandwidth; the kne
   const auto knee = mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"ns_per_byte_beyond_l2\": 1"), "knee.json");
   CHECK(knee.l2_bytes == 32768);
   CHECK(mmv::predict_record_ns(knee, r) == 74728);
+  // The same knee as a step: every byte at 1 ns per byte once past it (1000 + 98304).
+  const auto step = mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"ns_per_byte_beyond_l2\": 1, \"knee\": \"step\""),
+                                       "step.json");
+  CHECK(mmv::predict_record_ns(step, r) == 1000 + 98304);
+  CHECK(mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"knee\": \"hinge\""), "h.json").classes.at("stream").step_at_knee == false);
+  CHECK_THROWS_WITH(mmv::parse_profile(text("", ", \"knee\": \"ramp\""), "k.json"),
+                    Catch::Contains("'knee' must be \"hinge\" or \"step\""));
   // A knee without a class's own bandwidth past it: the same bandwidth on both sides.
   CHECK(mmv::predict_record_ns(mmv::parse_profile(text(", \"l2_bytes\": 32768", ""), "k.json"), r) == 1000 + 0.25 * 98304);
   CHECK_THROWS_WITH(mmv::parse_profile(text(", \"l2_bytes\": -1", ""), "k.json"),

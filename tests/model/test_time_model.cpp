@@ -229,9 +229,20 @@ TEST_CASE("the fit recovers a knee's two bandwidths from exact points on both si
   // A negative bandwidth past the knee is dropped: one bandwidth again, never bytes for free.
   std::vector<double> t_neg;
   for (const double b : bytes) t_neg.push_back(5000 + 0.0004 * std::min(b, knee) - 0.00001 * std::max(0.0, b - knee));
+  // (As a hinge; the step, which fits these points better, keeps a rate of its own, never below 0.)
   const auto flat = mmv::fit_class(bytes, zero, t_neg, false, knee);
-  CHECK(flat.ns_per_byte_beyond_l2 == flat.ns_per_byte);
+  CHECK((flat.step_at_knee || flat.ns_per_byte_beyond_l2 == flat.ns_per_byte));
+  CHECK(flat.ns_per_byte_beyond_l2 >= 0);
   CHECK(flat.ns_per_byte > 0);
+  // Points from a step (every byte of an instruction past the knee at the second rate) are fitted
+  // as a step, exactly; the hinge's points above stay a hinge.
+  std::vector<double> t_step;
+  for (const double b : bytes) t_step.push_back(5000 + (b > knee ? 0.0004 * b : 0.0002 * b));
+  const auto stepped = mmv::fit_class(bytes, zero, t_step, false, knee);
+  CHECK(stepped.step_at_knee);
+  CHECK(stepped.ns_per_byte_beyond_l2 == Approx(0.0004).epsilon(1e-6));
+  CHECK(stepped.residual_max < 1e-9);
+  CHECK(!mmv::fit_class(bytes, zero, ns, false, knee).step_at_knee);
   // fit_profile fits at the profile's knee and prices each point with it.
   mmv::device_profile p;
   p.l2_bytes = static_cast<std::int64_t>(knee);

@@ -49,8 +49,10 @@ std::vector<double> least_squares(std::vector<std::vector<double>> cols, const s
 
 }  // namespace
 
-class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work, const std::vector<double>& ns,
-                           bool use_work, double l2_bytes) {
+namespace {
+// One relative least-squares fit with the knee as a hinge or (step) a step; see fit_class.
+class_time_model fit_knee(const std::vector<double>& bytes, const std::vector<double>& work, const std::vector<double>& ns,
+                          bool use_work, double l2_bytes, bool step) {
   // Relative least squares: each point weighted by 1/measured, so that microsecond instructions
   // count as much as milliseconds ones (the residuals are relative too). The terms: latency,
   // bytes (up to the knee while the term past it is fitted, else all of them), bytes past the
@@ -61,8 +63,10 @@ class_time_model fit_class(const std::vector<double>& bytes, const std::vector<d
   const auto value = [&](int c, std::size_t r) {
     switch (c) {
       case 0: return 1.0;
-      case 1: return active[2] ? std::min(bytes[r], l2_bytes) : bytes[r];
-      case 2: return std::max(0.0, bytes[r] - l2_bytes);
+      case 1:
+        if (!active[2]) return bytes[r];
+        return step ? (bytes[r] > l2_bytes ? 0.0 : bytes[r]) : std::min(bytes[r], l2_bytes);
+      case 2: return step ? (bytes[r] > l2_bytes ? bytes[r] : 0.0) : std::max(0.0, bytes[r] - l2_bytes);
       default: return work[r];
     }
   };
@@ -100,6 +104,7 @@ class_time_model fit_class(const std::vector<double>& bytes, const std::vector<d
   for (auto& c : coef) c = std::max(c, 0.0);
   class_time_model m{coef[0], coef[1], coef[3]};
   m.ns_per_byte_beyond_l2 = active[2] ? coef[2] : coef[1];
+  m.step_at_knee = step && active[2];
   std::vector<double> rel;
   for (std::size_t r = 0; r < n; ++r) rel.push_back(std::fabs(m.predict_ns(bytes[r], work[r], l2_bytes) - ns[r]) / ns[r]);
   std::sort(rel.begin(), rel.end());
@@ -107,6 +112,26 @@ class_time_model fit_class(const std::vector<double>& bytes, const std::vector<d
   m.residual_median = rel.empty() ? 0 : rel[rel.size() / 2];
   m.residual_max = rel.empty() ? 0 : rel.back();
   return m;
+}
+
+// The sum of squared relative residuals of `m` on the points: what the fit minimises.
+double squared_residuals(const class_time_model& m, const std::vector<double>& bytes, const std::vector<double>& work,
+                         const std::vector<double>& ns, double l2_bytes) {
+  double sum = 0;
+  for (std::size_t r = 0; r < ns.size(); ++r) {
+    const double e = m.predict_ns(bytes[r], work[r], l2_bytes) / ns[r] - 1;
+    sum += e * e;
+  }
+  return sum;
+}
+}  // namespace
+
+class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work, const std::vector<double>& ns,
+                           bool use_work, double l2_bytes) {
+  const class_time_model hinge = fit_knee(bytes, work, ns, use_work, l2_bytes, false);
+  if (!(l2_bytes > 0 && std::any_of(bytes.begin(), bytes.end(), [&](double b) { return b > l2_bytes; }))) return hinge;
+  const class_time_model step = fit_knee(bytes, work, ns, use_work, l2_bytes, true);
+  return squared_residuals(step, bytes, work, ns, l2_bytes) < squared_residuals(hinge, bytes, work, ns, l2_bytes) ? step : hinge;
 }
 
 void fit_profile(device_profile& p, std::vector<training_point> points) {

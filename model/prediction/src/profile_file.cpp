@@ -131,6 +131,11 @@ class_time_model class_of(const json& c, const std::string& path) {
   if (c.contains("host_ns")) m.host_ns = non_negative(c, "host_ns", path);  // absent in older profiles
   // Absent in profiles without a knee: one bandwidth for all bytes.
   m.ns_per_byte_beyond_l2 = c.contains("ns_per_byte_beyond_l2") ? non_negative(c, "ns_per_byte_beyond_l2", path) : m.ns_per_byte;
+  if (const auto it = c.find("knee"); it != c.end()) {  // absent in older profiles: a hinge
+    const std::string knee = it->is_string() ? it->get<std::string>() : "";
+    if (knee != "hinge" && knee != "step") fail(path, "a class's 'knee' must be \"hinge\" or \"step\"");
+    m.step_at_knee = knee == "step";
+  }
   return m;
 }
 
@@ -191,6 +196,7 @@ std::string profile_json(const device_profile& p) {
   for (const auto& [name, m] : p.classes)
     classes[name] = {{"latency_ns", finite(m.latency_ns)},       {"ns_per_byte", finite(m.ns_per_byte)},
                      {"ns_per_byte_beyond_l2", finite(m.ns_per_byte_beyond_l2)},
+                     {"knee", m.step_at_knee ? "step" : "hinge"},
                      {"ns_per_op", finite(m.ns_per_op)},         {"residual_median", finite(m.residual_median)},
                      {"residual_max", finite(m.residual_max)},   {"points", m.points},
                      {"host_ns", finite(m.host_ns)}};

@@ -12,7 +12,9 @@ namespace mmv {
 // relative to each point, every constant >= 0 (a negative one is dropped and the rest refitted,
 // as is the work term when it is proportional to the bytes). Without a knee (K = 0), without a
 // point past it, or with its term dropped, ns_per_byte_beyond_l2 = ns_per_byte (one bandwidth);
-// use_work = false fits no work term. Fills the residuals.
+// use_work = false fits no work term. With points past the knee it also fits the step (every
+// byte of a point past K at the second rate) and keeps whichever leaves the smaller sum of squared
+// relative residuals. Fills the residuals.
 class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work,
                            const std::vector<double>& ns, bool use_work, double l2_bytes);
 

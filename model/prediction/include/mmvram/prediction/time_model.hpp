@@ -35,9 +35,13 @@ struct class_time_model {
   double host_ns = 0;
   // 1 / bandwidth of the bytes past the knee (device_profile::l2_bytes; unused without one).
   double ns_per_byte_beyond_l2 = 0;
+  // The knee's shape: false, a hinge (only the bytes past it at ns_per_byte_beyond_l2); true, a
+  // step (an instruction that moves more than the L2 holds moves all its bytes at that rate).
+  bool step_at_knee = false;
   // The byte term of `bytes` on a device whose knee is `l2_bytes` (0: none): ns_per_byte up to
-  // the knee, ns_per_byte_beyond_l2 past it.
+  // the knee, ns_per_byte_beyond_l2 past it (for every byte when step_at_knee).
   double bytes_ns(double bytes, double l2_bytes) const {
+    if (step_at_knee && l2_bytes > 0 && bytes > l2_bytes) return ns_per_byte_beyond_l2 * bytes;
     const double below = l2_bytes > 0 ? std::min(bytes, l2_bytes) : bytes;
     return ns_per_byte * below + ns_per_byte_beyond_l2 * (bytes - below);
   }
