@@ -45,18 +45,44 @@ TEST_CASE("merge_path_row: the row ends among the first d items of the path, who
   }
 }
 
-TEST_CASE("spmv_rounding_depth: the row length for short rows, max(37 + fp32, 29 + fp64 carries/32) for long ones") {
+TEST_CASE("spmv_rounding_depth: the row length for short rows, the tile's depth plus the fix-up's for long ones") {
   CHECK(mmv::gpu::spmv_rounding_depth(0) == 0);
   for (std::int64_t len = 1; len <= 29; ++len) CHECK(mmv::gpu::spmv_rounding_depth(len) == len);
   CHECK(mmv::gpu::spmv_rounding_depth(30) == 30);  // max(37 + 1, 29 + 1) > 30: the length
   CHECK(mmv::gpu::spmv_rounding_depth(39) == 38);  // fp32's 15-item runs: 37 + 1
-  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 47);  // fp64: 559 carries, 18 a lane: 47; fp32: 261, 9: 46
+  // 10^6 entries: fp32 261 carries (block-wide: 2 a thread, max(8 + 5, 2 + 8) = 13), 15 + 17 + 13 = 45;
+  // fp64 435 carries (max(8 + 5, 2 + 8) = 13), 9 + 17 + 13 = 39.
+  CHECK(mmv::gpu::spmv_rounding_depth(1000000) == 45);
+  CHECK(mmv::gpu::spmv_rounding_depth(3840 * 256 - 1) == 15 + 17 + 13);  // fp32 256 carries, one warp: 8 + 5
+  // fp32 4097 carries: 17 a thread + 8, 57; fp64 6827 carries: 27 + 8, 61.
+  CHECK(mmv::gpu::spmv_rounding_depth(3840 * 4096) == 9 + 17 + 35);
   std::int64_t prev = 0;
   for (std::int64_t len = 1; len < (std::int64_t(1) << 40); len = len * 3 + 1) {
     const std::int64_t k = mmv::gpu::spmv_rounding_depth(len);
     CHECK(k <= len);
     CHECK(k >= prev);
     prev = k;
+  }
+}
+
+// Temporary storage of tiles tiles: the path coordinates (index_bytes each, tiles + 1, rounded up
+// to 256 bytes), the fp32 carries and 256 bytes.
+std::size_t temp_of(std::int64_t tiles, std::size_t index_bytes) {
+  return (std::size_t(tiles + 1) * index_bytes + 255) / 256 * 256 + std::size_t(tiles) * 4 + 256;
+}
+
+TEST_CASE("spmv_csr: int32 path coordinates below 2^31 - 3840 path items, int64 from there (no device)") {
+  const std::int64_t edge = (std::int64_t(1) << 31) - 3840;  // rows + nnz + the fp32 tile < 2^31
+  for (const std::int64_t total : {std::int64_t(3840), edge - 1, edge, std::int64_t(1) << 33}) {
+    const std::int64_t rows = total / 3, nnz = total - rows, tiles = (total + 3839) / 3840;
+    std::size_t b32 = 0, b64 = 0;
+    mmv::gpu::spmv_csr(static_cast<const std::int32_t*>(nullptr), nullptr, static_cast<const float*>(nullptr), nullptr,
+                       nullptr, rows, nnz, nullptr, b32);
+    mmv::gpu::spmv_csr(static_cast<const std::int64_t*>(nullptr), nullptr, static_cast<const float*>(nullptr), nullptr,
+                       nullptr, rows, nnz, nullptr, b64);
+    CAPTURE(total);
+    CHECK(b32 == temp_of(tiles, total < edge ? 4 : 8));
+    CHECK(b64 == b32);  // the offsets' type does not choose the index type
   }
 }
 

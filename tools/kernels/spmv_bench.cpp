@@ -96,7 +96,8 @@ timing time_runner(spmv_runner& r, int warmup, int reps) {
 }
 
 // The compulsory bytes of one product (the floor): values, column indices (int32), row offsets
-// in the implementation's own index type (8 B for ours, 4 B for cuSPARSE), x once and y once.
+// in the implementation's own index type (4 B, 8 B for mmvram_spmv_csr_i64 or where int32 does
+// not fit), x once and y once.
 // The per-nonzero gathers of x are not compulsory (a cache may serve them): x_gathers_bytes, apart.
 json bytes_json(const csr_matrix& a, std::size_t value_size, std::size_t offset_size) {
   const double nnz = double(a.nonzeros()), rows = double(a.rows);
@@ -134,7 +135,9 @@ json run_type(const bench_matrix& m, const std::vector<double>& x, const spmv_op
       }
       auto runner = make_spmv_runner(k, dm);
       const timing t = time_runner(*runner, o.warmup, o.reps);
-      const json bytes = bytes_json(m.a, sizeof(T), k == spmv_impl::ours ? 8 : 4);
+      const bool wide = k == spmv_impl::ours_i64 || !dm.cusparse_ok();
+      const json bytes = bytes_json(m.a, sizeof(T), wide ? 8 : 4);
+      r["row_offset_bytes"] = wide ? 8 : 4;
       const double total = bytes["total"].get<double>(), floor_ms = total / copy_bps * 1e3;
       r["temp_bytes"] = runner->temp_bytes(), r["preprocessed"] = runner->preprocessed();
       r["median_ms"] = t.median_ms, r["min_ms"] = t.min_ms, r["max_ms"] = t.max_ms;
@@ -209,7 +212,8 @@ int run_spmv_bench(const spmv_options& o, std::ostream& os) {
     doc["timing"] = "CUDA events around each call; median over reps; set-up (temporary storage, cuSPARSE "
                     "handle, buffer size query, buffer and cusparseSpMV_preprocess) outside the timed region";
     doc["bytes_note"] = "bytes = the compulsory traffic: values + col_indices (int32) + row_offsets (each "
-                        "implementation's own index type: int64 for mmvram, int32 for cuSPARSE) + x once + y once; "
+                        "implementation's own index type, row_offset_bytes: int32, int64 for mmvram_spmv_csr_i64) "
+                        "+ x once + y once; "
                         "byte floor = bytes / the same run's copy bandwidth (device_copy, bytes read + written); "
                         "x_gathers_bytes = one read of x per nonzero, not in the floor";
     doc["matrices"] = std::move(matrices);

@@ -24,24 +24,25 @@ runtime::device_buffer upload(const std::vector<V>& h, std::size_t pad = 0) {
   return b;
 }
 
-template <class T>
+template <class T, class O>
 class ours_runner final : public spmv_runner {
  public:
-  explicit ours_runner(const device_spmv<T>& m) : m_(m) {
-    gpu::spmv_csr(m.row_offsets.template as<std::int64_t>(), m.col_indices.template as<std::int32_t>(), m.values(),
-                  m.x(), m.y(), m.rows, m.nnz, nullptr, bytes_);
+  ours_runner(const device_spmv<T>& m, const O* row_offsets) : m_(m), ro_(row_offsets) {
+    gpu::spmv_csr(ro_, m.col_indices.template as<std::int32_t>(), m.values(), m.x(), m.y(), m.rows, m.nnz, nullptr,
+                  bytes_);
     temp_ = runtime::device_buffer(bytes_);
   }
   void run() override {
     std::size_t b = bytes_;
-    gpu::spmv_csr(m_.row_offsets.template as<std::int64_t>(), m_.col_indices.template as<std::int32_t>(), m_.values(),
-                  m_.x(), m_.y(), m_.rows, m_.nnz, temp_.get(), b);
+    gpu::spmv_csr(ro_, m_.col_indices.template as<std::int32_t>(), m_.values(), m_.x(), m_.y(), m_.rows, m_.nnz,
+                  temp_.get(), b);
   }
   std::size_t temp_bytes() const override { return bytes_; }
   bool preprocessed() const override { return false; }
 
  private:
   const device_spmv<T>& m_;
+  const O* ro_;
   std::size_t bytes_ = 0;
   runtime::device_buffer temp_;
 };
@@ -71,10 +72,16 @@ double gamma(double k, double u) { return k * u / (1 - k * u); }
 }  // namespace
 
 const char* spmv_impl_name(spmv_impl k) {
-  return k == spmv_impl::ours ? "mmvram_spmv_csr" : gpu::baselines::cusparse_spmv_alg_name(cusparse_alg(k));
+  if (k == spmv_impl::ours) return "mmvram_spmv_csr";
+  if (k == spmv_impl::ours_i64) return "mmvram_spmv_csr_i64";
+  return gpu::baselines::cusparse_spmv_alg_name(cusparse_alg(k));
 }
 
-std::vector<spmv_impl> spmv_impls() { return {spmv_impl::ours, spmv_impl::cusparse_default, spmv_impl::cusparse_merge}; }
+std::vector<spmv_impl> spmv_impls() {
+  return {spmv_impl::ours, spmv_impl::ours_i64, spmv_impl::cusparse_default, spmv_impl::cusparse_merge};
+}
+
+bool is_ours(spmv_impl k) { return k == spmv_impl::ours || k == spmv_impl::ours_i64; }
 
 template <class T>
 device_spmv<T> upload_spmv(const csr_matrix& a, const std::vector<double>& x, std::size_t offset) {
@@ -95,7 +102,9 @@ device_spmv<T> upload_spmv(const csr_matrix& a, const std::vector<double>& x, st
 
 template <class T>
 std::unique_ptr<spmv_runner> make_spmv_runner(spmv_impl k, const device_spmv<T>& m) {
-  if (k == spmv_impl::ours) return std::make_unique<ours_runner<T>>(m);
+  if (k == spmv_impl::ours && m.cusparse_ok())
+    return std::make_unique<ours_runner<T, std::int32_t>>(m, m.row_offsets32.template as<std::int32_t>());
+  if (is_ours(k)) return std::make_unique<ours_runner<T, std::int64_t>>(m, m.row_offsets.template as<std::int64_t>());
   if (!m.cusparse_ok()) throw gpu::cuda_error("cuSPARSE needs int32 indices: nnz and rows below 2^31");
   return std::make_unique<cusparse_runner<T>>(cusparse_alg(k), m);
 }
@@ -125,7 +134,7 @@ spmv_verdict verify_spmv(const std::vector<T>& y, const spmv_reference& ref, spm
   const double u = std::numeric_limits<T>::epsilon() / 2, tiny = std::numeric_limits<T>::denorm_min();
   for (std::size_t r = 0; r < y.size(); ++r) {
     const double len = double(ref.length[r]);
-    const double depth = k == spmv_impl::ours ? double(gpu::spmv_rounding_depth(ref.length[r])) : len;
+    const double depth = is_ours(k) ? double(gpu::spmv_rounding_depth(ref.length[r])) : len;
     long double bound = NAN;
     double ratio = 0;
     if (depth * u >= 1 || len * 0x1p-64 >= 1) {  // not bounded: held to finiteness only

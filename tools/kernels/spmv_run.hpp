@@ -13,14 +13,18 @@
 
 namespace mmv::tool::kernels {
 
-enum class spmv_impl { ours, cusparse_default, cusparse_merge };
-// The name of k in tables and JSON: "mmvram_spmv_csr", "cusparse_default", "cusparse_csr_alg2".
+// ours: spmv_csr on the int32 row offsets (int64 where the matrix has none: nnz or rows >= 2^31);
+// ours_i64: spmv_csr on the int64 row offsets.
+enum class spmv_impl { ours, ours_i64, cusparse_default, cusparse_merge };
+// The name of k in tables and JSON: "mmvram_spmv_csr", "mmvram_spmv_csr_i64", "cusparse_default",
+// "cusparse_csr_alg2".
 const char* spmv_impl_name(spmv_impl k);
 // Every implementation, ours first (the order of the tables and the JSON).
+bool is_ours(spmv_impl k);
 std::vector<spmv_impl> spmv_impls();
 
-// A on the device as T (values rounded from double), int64 row offsets (ours) and int32 ones
-// (cuSPARSE's, empty when nnz >= 2^31), int32 columns, x (rounded to T) and y. offset: values
+// A on the device as T (values rounded from double), int64 row offsets and int32 ones (empty
+// when nnz >= 2^31), int32 columns, x (rounded to T) and y. offset: values
 // and x start `offset` elements past an aligned address (the unaligned-pointer cases).
 template <class T>
 struct device_spmv {
@@ -60,7 +64,8 @@ template <class T>
 spmv_reference spmv_reference_of(const csr_matrix& a, const std::vector<double>& x);
 
 // A result against the reference: each row within bound(r) = gamma_k(u) s[r] + gamma_L(2^-64) s[r]
-// + L * (the type's smallest subnormal), evaluated in long double, with k = spmv_rounding_depth(L) for ours (spmv.hpp)
+// + L * (the type's smallest subnormal), evaluated in long double, with k = spmv_rounding_depth(L) for ours (spmv.hpp,
+// either offset type)
 // and k = L for a rival (any summation order of the L products); NaN fails. A row where k u >= 1
 // has no bound of this form: it is counted as not bounded and only required to be finite.
 struct spmv_verdict {

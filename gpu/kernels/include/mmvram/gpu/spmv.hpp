@@ -1,8 +1,9 @@
 // Host API of the fused CSR sparse matrix-vector product (gpu/kernels/, docs/kernels.md "SpMV"):
 // SCD's application GATHER (x[col]) → MULT → segmented sum with a segment start at every row
 // start, fused into one pass over the nonzeros. Device pointers, CUB's temporary-storage
-// convention and errors as api.hpp. CSR: row_offsets int64 (rows + 1 entries, row_offsets[0] = 0,
-// non-decreasing, ending at nnz), col_indices int32 in [0, cols), values, x and y one type.
+// convention and errors as api.hpp. CSR: row_offsets int32 or int64 (rows + 1 entries,
+// row_offsets[0] = 0, non-decreasing, ending at nnz), col_indices int32 in [0, cols), values, x
+// and y one type.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -14,14 +15,21 @@
 namespace mmv::gpu {
 
 // y[r] = sum over the row's entries of values[e] * x[col_indices[e]]; empty rows give 0; rows = 0
-// writes nothing. Arrays need only their elements' alignment; temp, 16 bytes. Merge-path load balance: each block takes an equal share of the row ends and
-// nonzeros together, so long or empty rows cost no imbalance. Sums: one binary tree per row over
-// its products (a thread's run in column order, the block's segmented carry scan, then the
-// carries of earlier tiles added by a fix-up pass), the same order on every run.
+// writes nothing. Arrays need only their elements' alignment; temp, 16 bytes. Merge-path load
+// balance: each block takes an equal share of the row ends and nonzeros together, so long or
+// empty rows cost no imbalance. Sums: one binary tree per row over its products (a thread's run
+// in column order, the block's segmented carry scan, then the carries of earlier tiles added by
+// a fix-up), the same order on every run and for either offset type.
 void spmv_csr(const std::int64_t* row_offsets, const std::int32_t* col_indices, const float* values,
               const float* x, float* y, std::int64_t rows, std::int64_t nnz, void* temp,
               std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 void spmv_csr(const std::int64_t* row_offsets, const std::int32_t* col_indices, const double* values,
+              const double* x, double* y, std::int64_t rows, std::int64_t nnz, void* temp,
+              std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+void spmv_csr(const std::int32_t* row_offsets, const std::int32_t* col_indices, const float* values,
+              const float* x, float* y, std::int64_t rows, std::int64_t nnz, void* temp,
+              std::size_t& temp_bytes, cudaStream_t stream = nullptr);
+void spmv_csr(const std::int32_t* row_offsets, const std::int32_t* col_indices, const double* values,
               const double* x, double* y, std::int64_t rows, std::int64_t nnz, void* temp,
               std::size_t& temp_bytes, cudaStream_t stream = nullptr);
 
