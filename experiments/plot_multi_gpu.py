@@ -13,6 +13,7 @@ usage: experiments/plot_multi_gpu.py [--out experiments/out] [--results experime
 import argparse
 import json
 import pathlib
+import re
 
 import matplotlib
 
@@ -22,6 +23,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def scaling(results, out):
     for path in sorted(results.glob("multi_gpu_*.json")):
+        if not re.fullmatch(r"multi_gpu_[A-Za-z0-9]+_x\d+\.json", path.name):
+            continue  # another record of the runs (an ncu profile), not a scaling run
         doc = json.loads(path.read_text())
         rows = doc["results"]
         labels = [f"{r['op']}\n{r['dtype']} {r['distribution']}\n2^{r['n_per_gpu'].bit_length() - 1}/GPU" for r in rows]
