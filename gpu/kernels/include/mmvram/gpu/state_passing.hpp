@@ -44,9 +44,11 @@ enum class state_passing_method { cuda_core = 0, tensor_core = 1, tensor_core_sp
 // cuda_core on fp32 and bf16 cuts the chunks into segments of 16 (fp32) or 32 (bf16) chunks, one
 // warp each, joined by a single-pass look-back through 8 bytes per lane and segment of device
 // memory kept per device for the process's lifetime (grown when a call needs more; calls on
-// different streams wait for one another); the other methods, when the lanes give fewer warps
-// (lanes / 32) than the GPU has SMs, cut the chunks into segments (reduce-then-scan) with
-// 2 · segments · lanes values of stream-ordered temporary memory.
+// different streams wait for one another). Under CUDA graph capture it runs one chain per 32
+// lanes instead, which keeps no state between calls (a captured graph may be replayed). fp64,
+// the other methods and the chain under capture, when the lanes give fewer warps (lanes / 32)
+// than the GPU has SMs, cut the chunks into segments (reduce-then-scan) with 2 · segments · lanes
+// values of stream-ordered temporary memory.
 void state_passing(const float* local, const float* log_decay, const std::uint8_t* starts, float* states,
                    const state_passing_shape& shape, state_passing_method method, cudaStream_t stream = nullptr);
 // bf16 local states (raw bf16 bits), fp32 accumulation and results.
