@@ -88,20 +88,17 @@ void launch(params<In, Real> p, unsigned sequences, cudaStream_t stream) {
   detail::check(cudaGetLastError(), "state_passing launch");
 }
 
-// The split chain's shared words: a claim counter and the look-back words, one zeroed allocation
-// per device, grown as needed (stream-ordered) and kept for the process's lifetime. A call tags
-// its look-back words with a fresh epoch and starts its claims where the previous call's ended,
-// so nothing is reset between calls (the words are zeroed again when the epochs run out), and
-// waits for the previous call's kernel (an event), so that calls on different streams never
-// share the words at once. launch(params) queues the kernel of `blocks` blocks on stream.
-template <class In, class Launch>
-void with_lookback_words(params<In, float> p, std::size_t count, std::uint64_t blocks, cudaStream_t stream,
-                         const Launch& launch) {
+// The split chain's look-back words: one zeroed allocation per device, grown as needed
+// (stream-ordered) and kept for the process's lifetime. A call tags its words with a fresh
+// epoch, so nothing is reset between calls (the words are zeroed again when the epochs run
+// out), and waits for the previous call's kernel (an event), so that calls on different streams
+// never share the words at once. launch(words, epoch) queues the kernel on stream.
+template <class Launch>
+void with_lookback_words(std::size_t count, cudaStream_t stream, const Launch& launch) {
   struct space {
-    std::uint64_t* words = nullptr;  // the claim counter, then count look-back words
+    std::uint64_t* words = nullptr;
     std::size_t count = 0;
     std::uint32_t epoch = 0;
-    std::uint64_t claimed = 0;  // the counter's value when the previous call's kernel ended
     cudaEvent_t done = nullptr;
   };
   static std::mutex mutex;
@@ -116,27 +113,24 @@ void with_lookback_words(params<In, float> p, std::size_t count, std::uint64_t b
   if (s.count < count) {
     if (s.words != nullptr) detail::check(cudaFreeAsync(s.words, stream), "cudaFreeAsync");
     s.words = nullptr, s.count = 0;
-    detail::check(cudaMallocAsync(reinterpret_cast<void**>(&s.words), (count + 1) * 8, stream),
-                  "cudaMallocAsync(" + std::to_string((count + 1) * 8) + " bytes)");
+    detail::check(cudaMallocAsync(reinterpret_cast<void**>(&s.words), count * 8, stream),
+                  "cudaMallocAsync(" + std::to_string(count * 8) + " bytes)");
     s.count = count, s.epoch = kLastEpoch;
   }
   if (s.epoch == kLastEpoch) {
-    detail::check(cudaMemsetAsync(s.words, 0, (s.count + 1) * 8, stream), "cudaMemsetAsync");
-    s.epoch = 0, s.claimed = 0;
+    detail::check(cudaMemsetAsync(s.words, 0, s.count * 8, stream), "cudaMemsetAsync");
+    s.epoch = 0;
   }
-  p.claim = reinterpret_cast<unsigned long long*>(s.words), p.claim_base = s.claimed;
-  p.lookback = s.words + 1, p.epoch = ++s.epoch;
-  launch(p);
-  s.claimed += blocks;
+  launch(s.words, ++s.epoch);
   detail::check(cudaEventRecord(s.done, stream), "cudaEventRecord");
 }
 
 // The CUDA-core method on fp32 or bf16 local states: the split chain, segments of 16·K chunks,
 // at least MinBlocks blocks per SM. Measured on an H100 at the MVE (σ = 1): fp32 fastest with
 // K = 1 and 8 blocks (109 µs; K = 2 and 5 blocks: 116 µs), bf16 with K = 2 and 5 (85 µs; K = 1:
-// 90 µs). Under CUDA graph capture (where the host-side epoch, claim base and event would be
-// frozen into the graph and replays would read one another's look-back words), the single chain
-// per lane group instead: no state between calls, no workspace of its own.
+// 90 µs). Under CUDA graph capture (where the host-side epoch and event would be frozen into the
+// graph and replays would read one another's look-back words), the single chain per lane group
+// instead: no state between calls, no workspace of its own.
 template <int K, int MinBlocks, bool ExactData, class In>
 void launch_split(params<In, float> p, cudaStream_t stream) {
   if (p.chunks == 0) return;
@@ -146,8 +140,9 @@ void launch_split(params<In, float> p, cudaStream_t stream) {
   const std::int64_t segments = (p.chunks + 16 * K - 1) / (16 * K), lanes = p.lane_groups * 32;
   const std::int64_t blocks = (p.lane_groups + kStateWarpsPerBlock - 1) / kStateWarpsPerBlock * segments;
   require(blocks < (std::int64_t{1} << 31), "too many chunks for one launch");
-  with_lookback_words(p, std::size_t(segments * lanes), std::uint64_t(blocks), stream, [&](const params<In, float>& q) {
-    device::state_passing_split_kernel<K, MinBlocks, In><<<unsigned(blocks), 32 * kStateWarpsPerBlock, 0, stream>>>(q);
+  with_lookback_words(std::size_t(segments * lanes), stream, [&](std::uint64_t* words, std::uint32_t epoch) {
+    p.lookback = words, p.epoch = epoch;
+    device::state_passing_split_kernel<K, MinBlocks, In><<<unsigned(blocks), 32 * kStateWarpsPerBlock, 0, stream>>>(p);
     detail::check(cudaGetLastError(), "state_passing launch");
   });
 }

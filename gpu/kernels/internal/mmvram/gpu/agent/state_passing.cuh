@@ -30,8 +30,6 @@ struct state_passing_params {
   bool per_row;
   std::uint64_t* lookback = nullptr;  // split chain (agent/state_passing_split.cuh): [segments][lanes] words
   std::uint32_t epoch = 0;            // the call's tag in them
-  unsigned long long* claim = nullptr;  // split chain: blocks claim their segment from this counter,
-  unsigned long long claim_base = 0;    // which holds claim_base when the call starts
 };
 
 // A local state as loaded (fp32, fp64 or bf16 bits) to its value.

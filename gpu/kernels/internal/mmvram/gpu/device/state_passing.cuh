@@ -22,22 +22,18 @@ __global__ void __launch_bounds__(32 * agent::kStateWarpsPerBlock)
   agent::state_passing_agent<ExactData, In, Real>(p, group).template states<Scan>(smem[threadIdx.x / 32]);
 }
 
-// The split chain (agent/state_passing_split.cuh): block b, in the order the blocks claim it
-// from p.claim (not blockIdx order, which the hardware does not promise under concurrent load),
-// holds segment b / B of K·16 chunks and lane groups (b % B)·kStateWarpsPerBlock + warp,
-// B = ceil(lane_groups / kStateWarpsPerBlock); a segment's look-back waits only on blocks claimed
-// before it, which are running or done.
+// The split chain (agent/state_passing_split.cuh): block b holds segment b / B of K·16 chunks and
+// lane groups (b % B)·kStateWarpsPerBlock + warp, B = ceil(lane_groups / kStateWarpsPerBlock);
+// a segment's look-back waits only on blocks of lower index, which the block scheduler starts
+// first (as CUB's single-pass scan assumes; docs/state_passing.md, "Segment order").
 template <int K, int MinBlocks, class In>
 __global__ void __launch_bounds__(32 * agent::kStateWarpsPerBlock, MinBlocks)
     state_passing_split_kernel(agent::state_passing_params<In, float> p) {
-  __shared__ __align__(16) In stage[agent::kStateWarpsPerBlock][K * warp::kTileChunks * 32];
-  __shared__ unsigned long long claimed;
-  if (threadIdx.x == 0) claimed = atomicAdd(p.claim, 1ull) - p.claim_base;
-  __syncthreads();
   const std::int64_t blocks = (p.lane_groups + agent::kStateWarpsPerBlock - 1) / agent::kStateWarpsPerBlock;
-  const std::int64_t b = std::int64_t(claimed), group = b % blocks * agent::kStateWarpsPerBlock + threadIdx.x / 32;
+  const std::int64_t group = blockIdx.x % blocks * agent::kStateWarpsPerBlock + threadIdx.x / 32;
+  __shared__ __align__(16) In stage[agent::kStateWarpsPerBlock][K * warp::kTileChunks * 32];
   if (group >= p.lane_groups) return;
-  agent::state_passing_split_agent<K, In>(p, group, b / blocks).run(stage[threadIdx.x / 32]);
+  agent::state_passing_split_agent<K, In>(p, group, blockIdx.x / blocks).run(stage[threadIdx.x / 32]);
 }
 
 // Each segment's (decay product or −1, end state from a zero carry) per lane into
