@@ -1,6 +1,7 @@
 // The inter-chunk state propagation (state_passing.hpp) against a float64 sequential loop on the
 // host: every method, both decay layouts, fp32/bf16/fp64 data, edge shapes, starts anywhere,
 // unaligned pointers, leakage across sequences, non-finite values and more than 2^31 elements.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,21 +47,23 @@ std::vector<T> download(const T* d, std::size_t n) {
   return x;
 }
 
-// Runs one method on fp32 (or bf16-rounded) data, `offset` elements past aligned pointers.
-std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t offset = 0) {
+// Runs one method on fp32 (or bf16-rounded) data, `offset` elements past aligned pointers, on
+// `stream` (no_starts: starts passed as nullptr).
+std::vector<float> run_f32(const problem& p, method m, bool bf16, std::size_t offset = 0, cudaStream_t stream = nullptr,
+                           bool no_starts = false) {
   const auto decay = upload(converted<float>(p.log_decay));
   const auto starts = upload(p.starts);
   runtime::device_buffer out((p.local.size() + offset) * sizeof(float) + 1);
+  const std::uint8_t* flags = no_starts ? nullptr : starts.as<std::uint8_t>();
   if (bf16) {
     std::vector<std::uint16_t> u(p.local.size());
     for (std::size_t i = 0; i < u.size(); ++i) u[i] = mmv::tool::kernels::to_bf16_bits(float(p.local[i]));
     const auto local = upload(u, offset);
-    state_passing(local.as<std::uint16_t>() + offset, decay.as<float>(), starts.as<std::uint8_t>(),
-                  out.as<float>() + offset, p.shape, m);
+    state_passing(local.as<std::uint16_t>() + offset, decay.as<float>(), flags, out.as<float>() + offset, p.shape, m,
+                  stream);
   } else {
     const auto local = upload(converted<float>(p.local), offset);
-    state_passing(local.as<float>() + offset, decay.as<float>(), starts.as<std::uint8_t>(), out.as<float>() + offset,
-                  p.shape, m);
+    state_passing(local.as<float>() + offset, decay.as<float>(), flags, out.as<float>() + offset, p.shape, m, stream);
   }
   runtime::check(cudaDeviceSynchronize(), "state_passing");
   return download(out.as<float>() + offset, p.local.size());
@@ -105,6 +108,42 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
           require_close(run_f32(p, m, bf16), want, scale, kStatePassingTolerance);
           require_close(run_f32(p, m, bf16, 1), want, scale, kStatePassingTolerance);  // unaligned pointers
         }
+      }
+}
+
+// The CUDA-core method's split chain (segments of 16 chunks for fp32, 32 for bf16, a decoupled
+// look-back between them):
+// starts on and beside segment and subtile edges, sequences over many segments with slow decays
+// (the carry crosses every segment), a start at every chunk, no starts at all (nullptr), calls
+// one after another on two streams with other data and a smaller shape (stale look-back words).
+TEST_CASE("the CUDA-core split chain carries states across its segments", "[state_passing]") {
+  const std::uint64_t seed = fresh_seed();
+  INFO("seed " << seed);
+  const runtime::stream side;
+  std::uint64_t problem_seed = seed;
+  for (const std::int64_t g : {std::int64_t{229}, std::int64_t{64}, std::int64_t{1000}})
+    for (int pattern = 0; pattern < 5; ++pattern)
+      for (bool bf16 : {false, true}) {
+        auto p = mmv::tool::kernels::make_state_passing_problem(g, 2, 2, 32, pattern == 4 ? decay_layout::per_head
+                                                                                         : decay_layout::per_row,
+                                                                0.0, mmv::inputs::mix64(++problem_seed));
+        if (pattern <= 1)  // slow decays: the first chunks still count at the last
+          for (auto& l : p.log_decay) l *= 0.01;
+        if (pattern == 1)
+          for (std::int64_t j : {15, 16, 17, 31, 32, 33, 63, 80, 128, 191})
+            if (j < g) p.starts[j] = 1;
+        if (pattern == 2) std::fill(p.starts.begin(), p.starts.end(), 1);
+        if (pattern == 3)
+          for (std::int64_t j = 1; j < g; j += 37) p.starts[j] = 1;
+        if (bf16)
+          for (auto& x : p.local) x = mmv::tool::kernels::from_bf16_bits(mmv::tool::kernels::to_bf16_bits(float(x)));
+        std::vector<double> want, bound;
+        state_passing_reference(p, want, bound);
+        INFO("G " << g << " pattern " << pattern << " bf16 " << bf16);
+        require_close(run_f32(p, method::cuda_core, bf16), want, bound, kStatePassingTolerance);
+        require_close(run_f32(p, method::cuda_core, bf16, 0, side), want, bound, kStatePassingTolerance);
+        if (pattern == 0)
+          require_close(run_f32(p, method::cuda_core, bf16, 3, nullptr, true), want, bound, kStatePassingTolerance);
       }
 }
 

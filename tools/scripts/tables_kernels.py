@@ -164,11 +164,14 @@ SASS_UNIT = {"9warp_unit": "V3", "8row_unit": "V2", "9lane_unitILNS0_4warp4unitE
 # The device kernel's name -> the kernel's registry name (tools/kernels/kernels.cpp); sass_mix's JSON has
 # only the mangled symbols, so nothing in it names the registry kernel.
 SASS_NAME = {"matmul_scan": "matmul_scan", "sscr": "sscr_segmented_scan", "scd": "scd_segmented_sum"}
-# cuda_core: serial_scan<2, 2> (plain serial_scan in a JSON of older kernels); serial_scan<1, 1> is
-# the per-sequence grid's and fp64's, not in the table.
+# cuda_core: state_passing_split_kernel<K, MinBlocks, T> (the split chain), and serial_scan<2, 2>
+# (plain serial_scan in a JSON of older kernels), its one chain per lane group under graph capture;
+# serial_scan<1, 1> is the per-sequence grid's and fp64's, not in the table.
 SP_KERNEL = re.compile(r"state_passing_kernelINS0_5agent(11serial_scan(?:ILi2ELi2EE)?|8mma_scanILb[01]EE)ELb[01]E([tfd])fEE")
-SP_METHOD = {"11serial_scan": "cuda_core", "11serial_scanILi2ELi2EE": "cuda_core", "8mma_scanILb0EE": "tensor_core",
-             "8mma_scanILb1EE": "tensor_core_speculative"}
+SP_SPLIT = re.compile(r"state_passing_split_kernelILi\d+ELi\d+E([tf])EE")
+SP_METHOD = {"11serial_scan": ("cuda_core", "one chain (graph capture)"),
+             "11serial_scanILi2ELi2EE": ("cuda_core", "one chain (graph capture)"),
+             "8mma_scanILb0EE": ("tensor_core", "—"), "8mma_scanILb1EE": ("tensor_core_speculative", "—")}
 
 
 def t_sass_mix(_):
@@ -184,16 +187,21 @@ def t_sass_mix(_):
             key = (SASS_NAME[m[1]], SASS_UNIT[m[3]])
             cells.setdefault(key, {})["fp32" if m[2] == "f" else "int32"] = c
             continue
+        m = SP_SPLIT.search(sym)
+        if m:
+            cells.setdefault(("state_passing_cuda_core", "split chain"), {})["fp32" if m[1] == "f" else "bf16"] = c
+            continue
         m = SP_KERNEL.search(sym)
         if m and m[1] in SP_METHOD:
             dt = {"f": "fp32", "t": "bf16", "d": "fp64"}[m[2]]
-            cells.setdefault((f"state_passing_{SP_METHOD[m[1]]}", ""), {})[dt] = c
+            method, variant = SP_METHOD[m[1]]
+            cells.setdefault((f"state_passing_{method}", variant), {})[dt] = c
     fmt = lambda c: (f"{c['tensor_core']:,} / {c['instructions']:,}" +
                      (f" ({100 * c['tensor_core'] / c['instructions']:.1f}%)" if c["tensor_core"] else ""))
     body = []
     for (k, v), by in sorted(cells.items(), key=lambda kv: (kv[0][0].startswith("state"), kv[0])):
         if k.startswith("state_passing"):
-            body.append([f"`{k}`", "—", fmt(by["fp32"]) if "fp32" in by else "",
+            body.append([f"`{k}`", v, fmt(by["fp32"]) if "fp32" in by else "",
                          "bf16 data: " + fmt(by["bf16"]) if "bf16" in by else ""])
         else:
             body.append([f"`{k}`", v, fmt(by["fp32"]), fmt(by["int32"])])

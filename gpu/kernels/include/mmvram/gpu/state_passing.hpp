@@ -34,13 +34,21 @@ struct state_passing_shape {
 // tensor_core_speculative: the same product unsegmented, then each start r repaired on the CUDA
 //   cores, SSCR-style: h_i = spec_i − exp(l_r + ... + l_i) · spec_{r-1}, with spec the unsegmented
 //   values (the carry for r = 0);
-// cuda_core: the (start, decay, value) recurrence applied serially per lane on the CUDA cores.
+// cuda_core: the (start, decay, value) recurrence applied serially per lane on the CUDA cores
+//   (fp32 and bf16: per segment from a zero carry, then decay product · carry added to the
+//   states before the segment's first start).
 enum class state_passing_method { cuda_core = 0, tensor_core = 1, tensor_core_speculative = 2 };
 
 // states[j] = h_j for every chunk. starts: uint8 per chunk (nullptr = no starts: one
-// unsegmented sequence). local and states may be unaligned (element alignment suffices). When the
-// lanes give fewer warps (lanes / 32) than the GPU has SMs, the chunks are cut into segments
-// (reduce-then-scan) with 2 · segments · lanes values of stream-ordered temporary memory.
+// unsegmented sequence). local and states may be unaligned (element alignment suffices).
+// cuda_core on fp32 and bf16 cuts the chunks into segments of 16 (fp32) or 32 (bf16) chunks, one
+// warp each, joined by a single-pass look-back through 8 bytes per lane and segment of device
+// memory kept per device for the process's lifetime (grown when a call needs more; calls on
+// different streams wait for one another). Under CUDA graph capture it runs one chain per 32
+// lanes instead, which keeps no state between calls (a captured graph may be replayed). fp64,
+// the other methods and the chain under capture, when the lanes give fewer warps (lanes / 32)
+// than the GPU has SMs, cut the chunks into segments (reduce-then-scan) with 2 · segments · lanes
+// values of stream-ordered temporary memory.
 void state_passing(const float* local, const float* log_decay, const std::uint8_t* starts, float* states,
                    const state_passing_shape& shape, state_passing_method method, cudaStream_t stream = nullptr);
 // bf16 local states (raw bf16 bits), fp32 accumulation and results.
