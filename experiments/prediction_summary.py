@@ -153,8 +153,8 @@ def rescaled_profile(source, target):
             ref = "stream"
         a, b = source["classes"][ref], target["classes"][ref]
         for key, by in RESCALED.items():
-            target_value = b.get(by, b.get("ns_per_byte")) if by == "ns_per_byte_beyond_l2" else b[by]
             if c.get(key) and a.get(by):
+                target_value = b.get(by, b.get("ns_per_byte")) if by == "ns_per_byte_beyond_l2" else b[by]
                 c[key] = c[key] * target_value / a[by]
     if "l2_bytes" in target:
         out["l2_bytes"] = target["l2_bytes"]
@@ -230,7 +230,7 @@ def cross_device(a, b, rows_a, results, out, tool):
         predicted.append(dict(r, **{column: "" if c["error"] else c[column]}))
     how = (f"every class of profile_{b}*.json: latency × ({a} stream latency / {b} stream latency), ns per byte "
            f"and per op × ({a} stream ns per byte / {b} stream ns per byte), host issue time × ({a} stream host time "
-           f"/ {b} stream host time)")
+           f"/ {b} stream host time); a concurrent class by the concurrent stream class")
     return {"from": b, "how": how, "executors": summarize(predicted, a)["executors"]}
 
 

@@ -62,7 +62,7 @@ TEST_CASE("concurrent classes put a floor under the DAG prediction: each record'
   auto p = small_profile();
   const double path = 1192 + 2096.64;  // a then y; b beside a
   CHECK(mmv::predict_time(p, r).dag_ns == Approx(path));
-  // Overlapped instructions that still take 900 ns each (a graph node's dispatch): 3 * 900 > path.
+  // Overlapped instructions that still take 900 ns each (a graph node's dispatch): 3 * 900 < path.
   p.classes[mmv::concurrent_class_prefix + "stream"] = {900, 0, 0, 0, 0, 1};
   p.classes[mmv::concurrent_class_prefix + "mmu-word/s16"] = {900, 0, 0.01, 0, 0, 1};  // s = 4 falls back to s16
   CHECK(mmv::predict_time(p, r).dag_ns == Approx(path));  // 2700.64 < path: the path decides

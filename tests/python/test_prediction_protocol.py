@@ -118,6 +118,17 @@ def test_rescaled_profile():
           "rescaled: latency × 2, ns per byte and per op × 0.5, host time × 0.5")
     check(got["stream"] == b["classes"]["stream"], "rescaled: the stream class becomes the target's")
     check(a["classes"]["mmu"]["latency_ns"] == 4, "rescaled: the source profile is left as it was")
+    # A concurrent class scales by the concurrent stream class where both profiles have one.
+    a["classes"]["concurrent:stream"] = {"latency_ns": 5, "ns_per_byte": 1, "ns_per_op": 0, "host_ns": 100}
+    a["classes"]["concurrent:mmu"] = {"latency_ns": 4, "ns_per_byte": 2, "ns_per_op": 3, "host_ns": 8}
+    b["classes"]["concurrent:stream"] = {"latency_ns": 20, "ns_per_byte": 0.25, "ns_per_op": 0, "host_ns": 50}
+    got = prediction_summary.rescaled_profile(a, b)["classes"]
+    check(got["concurrent:mmu"] == {"latency_ns": 16, "ns_per_byte": 0.5, "ns_per_op": 0.75, "host_ns": 4},
+          "rescaled: a concurrent class by the concurrent stream class (latency × 4, per byte × 0.25)")
+    check(got["mmu"]["latency_ns"] == 8, "rescaled: the other classes still by the stream class")
+    del b["classes"]["concurrent:stream"]
+    got = prediction_summary.rescaled_profile(a, b)["classes"]
+    check(got["concurrent:mmu"]["latency_ns"] == 8, "rescaled: without a target concurrent stream class, by the stream class")
 
 
 REGISTRY = [{"name": "v1", "units": "VCU only", "input": "x", "modes": "integer, float"},

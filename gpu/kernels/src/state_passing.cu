@@ -88,7 +88,8 @@ void launch(params<In, Real> p, unsigned sequences, cudaStream_t stream) {
   detail::check(cudaGetLastError(), "state_passing launch");
 }
 
-// The split chain's look-back words: one zeroed allocation per device, grown as needed
+// The split chain's look-back words: one zeroed allocation per device for each instantiation
+// (each local-state type's launch_split has its own Launch, so its own statics), grown as needed
 // (stream-ordered) and kept for the process's lifetime. A call tags its words with a fresh
 // epoch, so nothing is reset between calls (the words are zeroed again when the epochs run
 // out), and waits for the previous call's kernel (an event), so that calls on different streams
