@@ -30,7 +30,9 @@ struct state_passing_shape {
 // How the in-tile scan of 16 chunks × 32 lanes runs (one warp per 32 lanes, tiles chained):
 // tensor_core: exp(segsum(l)) built additively and multiplied on the tensor cores (mma.sync
 //   m16n8k8 tf32; fp32 data as two tf32 parts, bf16 data exactly), the decay matrix masked at
-//   sequence starts (no subtraction);
+//   sequence starts (no subtraction); only that product is HMMA: 48 of the fp32 kernel's 3,344
+//   SASS instructions, 32 of the bf16 kernel's 3,240 (docs/kernels.md, "What runs on the tensor
+//   cores"); the rest runs on the CUDA cores;
 // tensor_core_speculative: the same product unsegmented, then each start r repaired on the CUDA
 //   cores, SSCR-style: h_i = spec_i − exp(l_r + ... + l_i) · spec_{r-1}, with spec the unsegmented
 //   values (the carry for r = 0);
