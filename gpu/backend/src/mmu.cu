@@ -16,22 +16,12 @@ namespace {
 
 // out (1 x s) = a (1 x s) * w (s x s), one thread per output, summed in k order in double without
 // FMA (the simulate backend's order). cuBLAS runs a one-row DGEMM as a one-block GEMV, which
-// took 20-29 us on an H100 (Nsight Compute) against about 6 us for its DGEMM of a few rows; so
-// did this loop with one load in flight per thread, hence the terms of 16 k at a time first.
+// took 20-29 us on an H100 (Nsight Compute) against about 6 us for its DGEMM of a few rows.
 void row_product(const context& c, const real* a, const real* w, real* out) {
   const int s = c.s;
   for_each(c, s, [=] __device__(std::int64_t j) {
-    constexpr int batch = 16;
     double sum = 0;
-    for (int k0 = 0; k0 < s; k0 += batch) {
-      double term[batch];
-#pragma unroll
-      for (int u = 0; u < batch; ++u)
-        term[u] = k0 + u < s ? __dmul_rn(a[k0 + u], w[std::int64_t{k0 + u} * s + j]) : 0.0;
-#pragma unroll
-      for (int u = 0; u < batch; ++u)
-        if (k0 + u < s) sum = __dadd_rn(sum, term[u]);
-    }
+    for (int k = 0; k < s; ++k) sum = __dadd_rn(sum, __dmul_rn(a[k], w[std::int64_t{k} * s + j]));
     out[j] = sum;
   });
 }
