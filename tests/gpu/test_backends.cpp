@@ -73,42 +73,6 @@ TEST_CASE("a large run and signed 64-bit words agree bit for bit", "[backends]")
   compare_backends(find_algorithm("elementwise-product"), number_format::integer, 4, 64, opt);
 }
 
-TEST_CASE("one-row products (the CUDA-core path) agree with the simulate backend", "[backends]") {
-  // Words bit for bit, on the one-DGEMM path (|a| |w| s < 2^53) and the limb path; float64 within
-  // twice the dot-product bound gamma_s sum |a_k w_kj| of either summation order.
-  gpu::register_cuda_backend();
-  const std::uint64_t seed = mmv::test::fresh_seed();
-  inputs::stream r(seed);
-  for (const int s : {2, 5, 16, 77, 128}) {
-    INFO("seed " << seed << " s=" << s);
-    std::vector<word> a_small(static_cast<std::size_t>(s)), a_big(a_small.size()), w(static_cast<std::size_t>(s) * s);
-    std::vector<real> a_real(a_small.size()), w_real(w.size());
-    for (std::size_t i = 0; i < a_small.size(); ++i)
-      a_small[i] = r.integer(-(1 << 20), 1 << 20), a_big[i] = r.integer(-(std::int64_t{1} << 52), std::int64_t{1} << 52),
-      a_real[i] = r.unit() * 2 - 1;
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = r.integer(-3, 3), w_real[i] = r.unit() * 2 - 1;
-    std::vector<std::vector<word>> words;
-    std::vector<std::vector<real>> reals;
-    for (const std::string backend : {"simulate", "cuda"}) {
-      machine m(backend_config(backend, number_format::integer, s, 64));
-      const auto wm = m.load(w);
-      std::vector<word> got = m.read(m.mmu(m.load(a_small), wm));
-      const std::vector<word> big = m.read(m.mmu(m.load(a_big), wm));
-      got.insert(got.end(), big.begin(), big.end());
-      words.push_back(got);
-      machine mr(backend_config(backend, number_format::float64, s, 64));
-      reals.push_back(mr.read(mr.mmu(mr.load<real>(a_real), mr.load<real>(w_real))));
-    }
-    CHECK(words[0] == words[1]);
-    const double gamma = s * 0x1p-53 / (1 - s * 0x1p-53);
-    for (int j = 0; j < s; ++j) {
-      double magnitude = 0;
-      for (int k = 0; k < s; ++k) magnitude += std::fabs(a_real[static_cast<std::size_t>(k)] * w_real[static_cast<std::size_t>(k * s + j)]);
-      CHECK(std::fabs(reals[0][static_cast<std::size_t>(j)] - reals[1][static_cast<std::size_t>(j)]) <= 2 * gamma * magnitude);
-    }
-  }
-}
-
 TEST_CASE("a word that overflows B bits is a width error on both backends", "[backends]") {
   gpu::register_cuda_backend();
   for (const std::string backend : {"simulate", "cuda"}) {

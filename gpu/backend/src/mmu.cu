@@ -1,6 +1,6 @@
 // The MMU of the cuda backend: the (rows x s) by (s x s) product through cuBLAS DGEMM (FP64,
 // which cuBLAS runs on Hopper's DMMA tensor-core path where it chooses to; docs/backends.md
-// says what the profiler found); a one-row product as s dot products on the CUDA cores. Reals: double products rounded to the format once per output,
+// says what the profiler found). Reals: double products rounded to the format once per output,
 // as on the simulate backend. Words: exact. When |a| |w| s < 2^53 every partial sum is an exact
 // double; otherwise both operands are split into 16-bit limbs (limb products < 2^32 s) and the
 // limb products recombined in 128-bit integers, then width-checked.
@@ -14,22 +14,9 @@ namespace mmv::cuda_ops {
 
 namespace {
 
-// out (1 x s) = a (1 x s) * w (s x s), one thread per output, summed in k order in double without
-// FMA (the simulate backend's order). cuBLAS runs a one-row DGEMM as a one-block GEMV, which
-// took 20-29 us on an H100 (Nsight Compute) against about 6 us for its DGEMM of a few rows.
-void row_product(const context& c, const real* a, const real* w, real* out) {
-  const int s = c.s;
-  for_each(c, s, [=] __device__(std::int64_t j) {
-    double sum = 0;
-    for (int k = 0; k < s; ++k) sum = __dadd_rn(sum, __dmul_rn(a[k], w[std::int64_t{k} * s + j]));
-    out[j] = sum;
-  });
-}
-
 // out (rows x s, row-major) = a (rows x s) * w (s x s): column-major C^T = W^T A^T, in slices of
-// at most 2^30 rows (cuBLAS takes int dimensions); a single row by row_product.
+// at most 2^30 rows (cuBLAS takes int dimensions).
 void dgemm(const context& c, const real* a, const real* w, real* out, std::int64_t rows) {
-  if (rows == 1) return row_product(c, a, w, out);
   check(blas().set_stream(c.blas, c.stream), "set stream");
   const double one = 1.0, zero = 0.0;
   const int s = c.s;
