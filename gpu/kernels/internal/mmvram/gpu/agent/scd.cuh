@@ -1,4 +1,5 @@
-// Agent layer: SCD segmented sum's tile program (agent/tile_loop runs it). Reduce: in each pass a
+// Agent layer: SCD segmented sum's tile program for the tensor-core variants V1-V3 (V0 runs
+// agent/scd_runs; agent/tile_loop runs this one). Reduce: in each pass a
 // warp block holding a start is scanned by the unit policy (agent/unit_policy), which parks its
 // DIFFERENTIATION in the stage: at each start, the in-warp scan value just before it (the sum of
 // the segment that ends there) with the start's rank byte (Unit::scd_block); a block without a start

@@ -2,7 +2,8 @@
 // variant is a template argument of the agents and the dispatch picks it. Every policy names
 // its warp::unit (the row scans, row carries, warp totals and flag scans of warp blocks without
 // starts, and of MatMulScan) and scans a warp block that holds a start for SSCR (REVERTed scan
-// and the warp's span) and for SCD (the DIFFERENTIATION parked for the sweep, the starts' ranks).
+// and the warp's span) and for SCD (the DIFFERENTIATION parked for the sweep, the starts' ranks);
+// scd_runs marks V0, whose SCD runs agent/scd_runs (warp/scd_lanes) instead.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -13,7 +14,6 @@
 #include "mmvram/gpu/warp/row_carry.cuh"
 #include "mmvram/gpu/warp/row_scan.cuh"
 #include "mmvram/gpu/warp/row_totals_mma.cuh"
-#include "mmvram/gpu/warp/scd_lanes.cuh"
 
 namespace mmv::gpu::agent {
 
@@ -44,6 +44,7 @@ template <warp::unit U>
 struct lane_unit {
   static constexpr warp::unit unit = U;
   static constexpr int slots_per_warp = 0;  // shared-memory slots per warp (V3's gather)
+  static constexpr bool scd_runs = U == warp::unit::cuda_cores;  // SCD by agent/scd_runs
 
   // SSCR: A = the warp block's REVERTed scan before warp carries; fs = its first start; returns
   // the block's span.
@@ -56,28 +57,23 @@ struct lane_unit {
     return warp::carry_lanes(fw, A, lc, fs);
   }
 
-  // SCD: d and fb = the values and rank bytes parked for the sweep, ccarry = the starts before
-  // each chunk's rank origin (a start's index in the block is ccarry[c] + its rank byte - 1),
-  // wc = the block's starts; returns its span. V0: values and counts in one segmented scan
-  // (warp/scd_lanes); V1: ranks in rows by the flag scan (warp/revert: differentiate).
+  // SCD (V1; V0 runs agent/scd_runs): d and fb = the values and rank bytes parked for the
+  // sweep, ccarry = the starts before each chunk's rank origin (a start's index in the block is
+  // ccarry[c] + its rank byte - 1), wc = the block's starts; returns its span. Ranks in rows by
+  // the flag scan (warp/revert: differentiate).
   template <class T>
   static __device__ __forceinline__ warp::seg<T> scd_block(const T (&v)[4][4], const std::uint32_t (&fw)[4],
                                                            const block_frags<T>& f, T*, T (&d)[4][4],
                                                            std::uint32_t (&fb)[4], std::uint32_t (&ccarry)[4],
                                                            std::uint32_t& wc) {
-    T A[4][4];
+    T A[4][4], lc[4];
+    std::uint32_t F[4][4], nf[4], fs;
     warp::revert_in_lanes<U>(v, f.lanes, fw, A);
-    if constexpr (U == warp::unit::cuda_cores) {
-      return warp::differentiate_counted(fw, A, d, fb, ccarry, wc);
-    } else {
-      T lc[4];
-      std::uint32_t F[4][4], nf[4], fs;
-      warp::flag_scan_on<U>(fw, f.flags, F, nf);
-      const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
-      warp::differentiate(fw, F, A, lc, fs, d, fb);
-      wc = warp::row_carry(nf, ccarry);
-      return ws;
-    }
+    warp::flag_scan_on<U>(fw, f.flags, F, nf);
+    const warp::seg<T> ws = warp::carry_lanes<false>(fw, A, lc, fs);
+    warp::differentiate(fw, F, A, lc, fs, d, fb);
+    wc = warp::row_carry(nf, ccarry);
+    return ws;
   }
 };
 
@@ -85,6 +81,7 @@ struct lane_unit {
 struct row_unit {
   static constexpr warp::unit unit = warp::unit::tensor_core_rows;
   static constexpr int slots_per_warp = 0;
+  static constexpr bool scd_runs = false;
 
   template <class T>
   static __device__ __forceinline__ warp::seg<T> sscr_block(const T (&v)[4][4], const std::uint32_t (&fw)[4],
@@ -120,6 +117,7 @@ struct row_unit {
 struct warp_unit {
   static constexpr warp::unit unit = warp::unit::tensor_core_warp;
   static constexpr int slots_per_warp = warp::kSlotsPerWarp;
+  static constexpr bool scd_runs = false;
 
   template <class T>
   static __device__ __forceinline__ warp::seg<T> sscr_block(const T (&v)[4][4], const std::uint32_t (&fw)[4],

@@ -1,13 +1,12 @@
-// Warp layer: SCD's DIFFERENTIATION on the CUDA cores (V0), one segmented scan for values and
-// start counts together. Each lane-chunk is a counted span (its starts, A[c][3]); the scan over
-// the warp's chunks (a row's four lanes by shuffles, then the rows as in row_carry.cuh) adds the
-// counts and joins the values, so each chunk learns both the open segment's value before it and
-// the number of starts before it in the warp block: no separate flag scan, no search for the
-// warp's first start (it is the start with no start before it).
+// Warp layer: SCD's DIFFERENTIATION on the CUDA cores (V0), on lanes of 16 consecutive items
+// (lane l holds items 16l..16l+15 of the warp block; agent/scd_runs loads them so). Each lane's
+// span (its starts, the run since its last start), one 5-step warp scan of the spans with their
+// start counts, then each start's value just before it with the run carried into the lane: no
+// per-item scan, no chunk or row carries, and nothing is subtracted.
 #pragma once
 #include <cstdint>
 
-#include "mmvram/gpu/warp/revert.cuh"
+#include "mmvram/gpu/warp/row_carry.cuh"
 
 namespace mmv::gpu::warp {
 
@@ -17,47 +16,57 @@ __device__ __forceinline__ seg<T> combine_counted(seg<T> a, seg<T> b) {
   return {a.f + b.f, b.f ? b.v : a.v + b.v};
 }
 
-// DIFFERENTIATION of a warp block holding a start, from A = its REVERTed in-lane scans
-// (revert_in_lanes). At each start (byte e of fw[c]): d[c][e] = the in-warp segmented scan just
-// before it; byte e of fb[c] = the start's rank in its chunk (1..4), plus 0x40 for the warp's
-// first start (its sum still needs the earlier warps' and tiles' prefix). ccarry[c] = the starts
-// before chunk c in the warp block (a start's index there is ccarry[c] + rank - 1); wc = the
-// block's starts. Other entries of d and fb are unspecified / 0. Returns the block's span (f 0/1).
+// Inclusive scan of one counted span per lane (lane order): ex = the lanes before this one
+// ({0, 0} for lane 0); returns the warp's span (lanes that hold nothing pass {0, 0}).
 template <class T>
-__device__ __forceinline__ seg<T> differentiate_counted(const std::uint32_t (&fw)[4], const T (&A)[4][4],
-                                                        T (&d)[4][4], std::uint32_t (&fb)[4],
-                                                        std::uint32_t (&ccarry)[4], std::uint32_t& wc) {
-  const int lane = threadIdx.x & 31, q = lane & 3;
-  seg<T> ex[4], row[4], carry[4];
+__device__ __forceinline__ seg<T> scan_counted(seg<T> in, seg<T>& ex) {
+  const int lane = threadIdx.x & 31;
 #pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    seg<T> in{std::uint32_t(__popc(fw[c])), A[c][3]};
-#pragma unroll
-    for (int k = 1; k < 4; k *= 2) {
-      const seg<T> y = shfl_up(in, k);
-      if (q >= k) in = combine_counted(y, in);
-    }
-    ex[c] = shfl_up(in, 1);
-    if (q == 0) ex[c] = {0u, T(0)};
-    row[c] = {__shfl_sync(~0u, in.f, lane | 3), __shfl_sync(~0u, in.v, lane | 3)};
+  for (int k = 1; k < 32; k *= 2) {
+    const seg<T> y = shfl_up(in, k);
+    if (lane >= k) in = combine_counted(y, in);
   }
-  const seg<T> ws = row_carry_by([](seg<T> a, seg<T> b) { return combine_counted(a, b); }, row, carry);
+  ex = shfl_up(in, 1);
+  if (lane == 0) ex = {0u, T(0)};
+  return {__shfl_sync(~0u, in.f, 31), __shfl_sync(~0u, in.v, 31)};
+}
+
+// Bit 4j + e = item 4j + e of the lane is a start, from its four normalized flag words (byte e
+// of fw[j] is 0 or 1): the multiply gathers bytes 0..3 into bits 24..27 with no carries.
+__device__ __forceinline__ std::uint32_t start_mask(const std::uint32_t (&fw)[4]) {
+  std::uint32_t m = 0;
 #pragma unroll
-  for (int c = 0; c < 4; ++c) {
-    const seg<T> pre = combine_counted(carry[c], ex[c]);
-    ccarry[c] = pre.f;
+  for (int j = 0; j < 4; ++j) m |= ((fw[j] * 0x01020408u) >> 24) << (4 * j);
+  return m;
+}
+
+// The lane's span: its starts (bits of m) and the run from its last start on (all 16 items if
+// none).
+template <class T>
+__device__ __forceinline__ seg<T> lane_span(const T (&v)[4][4], std::uint32_t m) {
+  T run = v[0][0];
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int ep = e > 0 ? e - 1 : 0;
-      d[c][e] = e == 0 ? pre.v : open(fw[c], ep) ? A[c][ep] + pre.v : A[c][ep];
+  for (int i = 1; i < 16; ++i) run = (m >> i) & 1u ? v[i / 4][i % 4] : run + v[i / 4][i % 4];
+  return {std::uint32_t(__popc(m)), run};
+}
+
+// DIFFERENTIATION of the lane: its j-th start (item i) gets val[r + j] = the value of the segment
+// that ends just before it (`carry`, the value open where the lane begins, plus the items before
+// i for the first one) and pos[r + j] = the low byte of its warp offset o + i; r = the starts
+// before the lane in the warp block.
+template <class T>
+__device__ __forceinline__ void park_starts(const T (&v)[4][4], std::uint32_t m, T carry, std::uint32_t r, int o,
+                                            T* val, std::uint8_t* pos) {
+  T run = carry;
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    if ((m >> i) & 1u) {
+      val[r] = run, pos[r] = std::uint8_t(o + i), ++r;
+      run = v[i / 4][i % 4];
+    } else {
+      run = run + v[i / 4][i % 4];
     }
-    // byte e of fw * 0x01010101 = the starts at or before e (at most 4: no carries), kept at the
-    // starts (fw * 0xff); the lowest start is the warp's first when none precedes the chunk
-    fb[c] = (fw[c] * 0x01010101u) & (fw[c] * 0xffu);
-    if (pre.f == 0) fb[c] |= (fw[c] & (0u - fw[c])) * 0x40u;
   }
-  wc = ws.f;
-  return {ws.f ? 1u : 0u, ws.v};
 }
 
 }  // namespace mmv::gpu::warp
