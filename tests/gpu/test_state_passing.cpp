@@ -111,12 +111,12 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
       }
 }
 
-// The CUDA-core method's split chain (segments of 16 chunks for fp32, 32 for bf16, four to a
-// span, a decoupled look-back between spans): starts on and beside segment and span edges,
-// sequences over many spans with slow decays (the carry crosses every segment), a start at every
-// chunk, no starts at all (nullptr), spans with empty segments at the end, local states 16-, 4-
-// and 2-byte aligned, calls one after another on two streams with other data and a smaller shape
-// (stale look-back words).
+// The CUDA-core method's split chain (segments of 16 chunks, four to a span, a decoupled
+// look-back between spans): starts on and beside segment and span edges, sequences over many
+// spans with slow decays (the carry crosses every segment), a start at every chunk, no starts at
+// all (nullptr), spans with empty segments at the end, local states 16-, 4- and 2-byte aligned,
+// calls one after another on two streams with other data and a smaller shape (stale look-back
+// words).
 TEST_CASE("the CUDA-core split chain carries states across its segments", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);

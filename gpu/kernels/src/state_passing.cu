@@ -151,7 +151,7 @@ template <bool ExactData, class In>
 void dispatch(const params<In, float>& p, state_passing_method m, cudaStream_t stream) {
   switch (m) {
     case state_passing_method::cuda_core:
-      return launch_split<sizeof(In) == 4 ? 1 : 2, 8, ExactData>(p, stream);
+      return launch_split<1, sizeof(In) == 4 ? 8 : 12, ExactData>(p, stream);
     case state_passing_method::tensor_core: return launch<agent::mma_scan<false>, ExactData>(p, 1, stream);
     case state_passing_method::tensor_core_speculative: return launch<agent::mma_scan<true>, ExactData>(p, 1, stream);
   }
