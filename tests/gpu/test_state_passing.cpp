@@ -111,11 +111,12 @@ TEST_CASE("state passing matches the float64 loop on fresh random inputs", "[sta
       }
 }
 
-// The CUDA-core method's split chain (segments of 16 chunks for fp32, 32 for bf16, a decoupled
-// look-back between them):
-// starts on and beside segment and subtile edges, sequences over many segments with slow decays
-// (the carry crosses every segment), a start at every chunk, no starts at all (nullptr), calls
-// one after another on two streams with other data and a smaller shape (stale look-back words).
+// The CUDA-core method's split chain (segments of 16 chunks, four to a span, a decoupled
+// look-back between spans): starts on and beside segment and span edges, sequences over many
+// spans with slow decays (the carry crosses every segment), a start at every chunk, no starts at
+// all (nullptr), spans with empty segments at the end, local states 16-, 4- and 2-byte aligned,
+// calls one after another on two streams with other data and a smaller shape (stale look-back
+// words).
 TEST_CASE("the CUDA-core split chain carries states across its segments", "[state_passing]") {
   const std::uint64_t seed = fresh_seed();
   INFO("seed " << seed);
@@ -130,7 +131,7 @@ TEST_CASE("the CUDA-core split chain carries states across its segments", "[stat
         if (pattern <= 1)  // slow decays: the first chunks still count at the last
           for (auto& l : p.log_decay) l *= 0.01;
         if (pattern == 1)
-          for (std::int64_t j : {15, 16, 17, 31, 32, 33, 63, 80, 128, 191})
+          for (std::int64_t j : {15, 16, 17, 31, 32, 33, 63, 64, 65, 80, 127, 128, 191, 255, 256, 257})
             if (j < g) p.starts[j] = 1;
         if (pattern == 2) std::fill(p.starts.begin(), p.starts.end(), 1);
         if (pattern == 3)
@@ -144,6 +145,8 @@ TEST_CASE("the CUDA-core split chain carries states across its segments", "[stat
         require_close(run_f32(p, method::cuda_core, bf16, 0, side), want, bound, kStatePassingTolerance);
         if (pattern == 0)
           require_close(run_f32(p, method::cuda_core, bf16, 3, nullptr, true), want, bound, kStatePassingTolerance);
+        if (pattern == 3)
+          require_close(run_f32(p, method::cuda_core, bf16, 2), want, bound, kStatePassingTolerance);
       }
 }
 

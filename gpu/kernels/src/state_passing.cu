@@ -126,10 +126,9 @@ void with_lookback_words(std::size_t count, cudaStream_t stream, const Launch& l
   detail::check(cudaEventRecord(s.done, stream), "cudaEventRecord");
 }
 
-// The CUDA-core method on fp32 or bf16 local states: the split chain, segments of 16·K chunks,
-// at least MinBlocks blocks per SM. Measured on an H100 at the MVE (σ = 1): fp32 fastest with
-// K = 1 and 8 blocks (109 µs; K = 2 and 5 blocks: 116 µs), bf16 with K = 2 and 5 (85 µs; K = 1:
-// 90 µs). Under CUDA graph capture (where the host-side epoch and event would be frozen into the
+// The CUDA-core method on fp32 or bf16 local states: the split chain, a block a span of
+// kStateWarpsPerBlock segments of 16·K chunks of one lane group, at least MinBlocks blocks per
+// SM (docs/state_passing.md has the measured choices). Under CUDA graph capture (where the host-side epoch and event would be frozen into the
 // graph and replays would read one another's look-back words), the single chain per lane group
 // instead: no state between calls, no workspace of its own.
 template <int K, int MinBlocks, bool ExactData, class In>
@@ -138,10 +137,10 @@ void launch_split(params<In, float> p, cudaStream_t stream) {
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   detail::check(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing");
   if (capture != cudaStreamCaptureStatusNone) return launch<agent::serial_scan<>, ExactData>(p, 1, stream);
-  const std::int64_t segments = (p.chunks + 16 * K - 1) / (16 * K), lanes = p.lane_groups * 32;
-  const std::int64_t blocks = (p.lane_groups + kStateWarpsPerBlock - 1) / kStateWarpsPerBlock * segments;
+  const std::int64_t span = 16 * K * kStateWarpsPerBlock, spans = (p.chunks + span - 1) / span;
+  const std::int64_t blocks = p.lane_groups * spans, lanes = p.lane_groups * 32;
   require(blocks < (std::int64_t{1} << 31), "too many chunks for one launch");
-  with_lookback_words(std::size_t(segments * lanes), stream, [&](std::uint64_t* words, std::uint32_t epoch) {
+  with_lookback_words(std::size_t(spans * lanes), stream, [&](std::uint64_t* words, std::uint32_t epoch) {
     p.lookback = words, p.epoch = epoch;
     device::state_passing_split_kernel<K, MinBlocks, In><<<unsigned(blocks), 32 * kStateWarpsPerBlock, 0, stream>>>(p);
     detail::check(cudaGetLastError(), "state_passing launch");
@@ -152,7 +151,7 @@ template <bool ExactData, class In>
 void dispatch(const params<In, float>& p, state_passing_method m, cudaStream_t stream) {
   switch (m) {
     case state_passing_method::cuda_core:
-      return launch_split<sizeof(In) == 4 ? 1 : 2, sizeof(In) == 4 ? 8 : 5, ExactData>(p, stream);
+      return launch_split<1, sizeof(In) == 4 ? 8 : 12, ExactData>(p, stream);
     case state_passing_method::tensor_core: return launch<agent::mma_scan<false>, ExactData>(p, 1, stream);
     case state_passing_method::tensor_core_speculative: return launch<agent::mma_scan<true>, ExactData>(p, 1, stream);
   }

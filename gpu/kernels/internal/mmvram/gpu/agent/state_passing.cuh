@@ -28,7 +28,7 @@ struct state_passing_params {
   std::int64_t segment_chunks;          // 0: one segment
   int cols;
   bool per_row;
-  std::uint64_t* lookback = nullptr;  // split chain (agent/state_passing_split.cuh): [segments][lanes] words
+  std::uint64_t* lookback = nullptr;  // split chain (agent/state_passing_split.cuh): [spans][lanes] words
   std::uint32_t epoch = 0;            // the call's tag in them
 };
 

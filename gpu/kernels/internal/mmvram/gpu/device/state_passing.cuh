@@ -22,18 +22,16 @@ __global__ void __launch_bounds__(32 * agent::kStateWarpsPerBlock)
   agent::state_passing_agent<ExactData, In, Real>(p, group).template states<Scan>(smem[threadIdx.x / 32]);
 }
 
-// The split chain (agent/state_passing_split.cuh): block b holds segment b / B of K·16 chunks and
-// lane groups (b % B)·kStateWarpsPerBlock + warp, B = ceil(lane_groups / kStateWarpsPerBlock);
-// a segment's look-back waits only on blocks of lower index, which the block scheduler starts
-// first (as CUB's single-pass scan assumes; docs/state_passing.md, "Segment order").
+// The split chain (agent/state_passing_split.cuh): block b holds lane group b % lane_groups and
+// span b / lane_groups of kStateWarpsPerBlock segments of K·16 chunks, a warp a segment; a span's
+// look-back waits only on blocks of lower index, which the block scheduler starts first (as
+// CUB's single-pass scan assumes; docs/state_passing.md, "Segment order").
 template <int K, int MinBlocks, class In>
 __global__ void __launch_bounds__(32 * agent::kStateWarpsPerBlock, MinBlocks)
     state_passing_split_kernel(agent::state_passing_params<In, float> p) {
-  const std::int64_t blocks = (p.lane_groups + agent::kStateWarpsPerBlock - 1) / agent::kStateWarpsPerBlock;
-  const std::int64_t group = blockIdx.x % blocks * agent::kStateWarpsPerBlock + threadIdx.x / 32;
-  __shared__ __align__(16) In stage[agent::kStateWarpsPerBlock][K * warp::kTileChunks * 32];
-  if (group >= p.lane_groups) return;
-  agent::state_passing_split_agent<K, In>(p, group, blockIdx.x / blocks).run(stage[threadIdx.x / 32]);
+  using split = agent::state_passing_split_agent<K, agent::kStateWarpsPerBlock, In>;
+  __shared__ typename split::shared s;
+  split(p, blockIdx.x % p.lane_groups, blockIdx.x / p.lane_groups, s).run();
 }
 
 // Each segment's (decay product or −1, end state from a zero carry) per lane into
