@@ -88,8 +88,10 @@ std::int64_t tile_of(ab::variant v) {
 }
 
 const std::vector<std::int64_t> sizes{1, 33, 4095, 4097, 100003, (1 << 20) + 3};
+// geometric:8, fixed:8 and fixed:7 put about, exactly and just over 64 starts in a 512-item warp
+// block: SCD parks up to 64 beside its stage and more in it, both kinds in one tile.
 const std::vector<std::string> dists{"one_segment", "first_flag_0", "geometric:32", "all_length_1",
-                                     "fixed:1024", "pareto:1024"};
+                                     "fixed:1024", "pareto:1024", "geometric:8", "fixed:8", "fixed:7"};
 
 }  // namespace
 

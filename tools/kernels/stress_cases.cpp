@@ -32,11 +32,12 @@ std::int64_t draw_n(inputs::stream& rng, std::int64_t min_n, std::int64_t max_n,
   return std::clamp<std::int64_t>(std::int64_t(std::exp(lo + (hi - lo) * rng.unit())), min_n, max_n);
 }
 
-// One of the standard distributions or a few more (means 2 and a tile, fixed at a tile).
+// One of the standard distributions or a few more (means 2, 8 and a tile, fixed at a tile).
 distribution draw_distribution(inputs::stream& rng) {
   static const std::vector<distribution> all = [] {
     auto d = standard_distributions();
     d.push_back({distribution::kind::geometric, 2});
+    d.push_back({distribution::kind::geometric, 8});
     d.push_back({distribution::kind::geometric, 16384});
     d.push_back({distribution::kind::fixed, 16384});
     return d;

@@ -205,7 +205,7 @@ struct scd_runs_agent {
 #pragma unroll
         for (int p = 0; p < P::passes; ++p)
           if (!((ts.pinned >> p) & 1u)) src.start_pass(0, p);
-        *src.slot = src.pending;
+        *static_cast<volatile unsigned long long*>(src.slot) = src.pending;  // next_tile's warps poll it
       }
 #pragma unroll
       for (int p = 0; p < P::passes; ++p) {

@@ -54,7 +54,8 @@ struct tile_stages {
     return reinterpret_cast<std::uint32_t*>(smem + kStages * kTileItems * sizeof(T) + s * kTileItems + p * kPassItems);
   }
 
-  // Thread 0: claims the next tile (start() uses it).
+  // Thread 0: claims the next tile (start() uses it). A block's claims only grow (one atomicAdd
+  // on a counter that starts at 0 each launch): SCD's next_tile waits for the slot to change.
   __device__ __forceinline__ void claim() { pending = atomicAdd(counter, 1ull); }
   // Thread 0: copies pass p of the claimed tile into stage s, whose last readers of that pass
   // are behind a barrier; pass 0 also publishes the tile to the block (after the next barrier).
