@@ -9,6 +9,7 @@
 #include "mmvram/model/machine.hpp"
 #include "mmvram/prediction/fit.hpp"
 #include "mmvram/prediction/profile_file.hpp"
+#include "mmvram/prediction/time_model.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -61,6 +62,26 @@ std::pair<double, instruction_record> time_one(machine& m, int repeat, bool inte
 // Receives one timing: class, m, s, and the median time with its record.
 using class_recorder = std::function<void(const std::string&, std::int64_t, int, const std::pair<double, instruction_record>&)>;
 
+// Times the product of one row (m = s words, where MatMulScan's top level ends) per tile size
+// s and format: classes "mmu-word/sS/row" and "mmu-real/sS/row", a point each.
+void time_one_row_products(const calibrate_options& o, const std::string& executor, bool interleaved, bool chained,
+                           inputs::stream& draws, const class_recorder& record) {
+  for (int s : o.mmu_s) {
+    std::vector<word> ones(static_cast<std::size_t>(s) * s);
+    for (int k = 0; k < s; ++k)
+      for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+    machine ms(config_of(o, executor, s, number_format::integer));
+    const word_vec xs = ms.load<word>(inputs::bounded_words(draws, s, 1000, false), "x"), wm = ms.load<word>(ones, "w");
+    record("mmu-word/s" + std::to_string(s) + one_row_suffix, s, s,
+           time_one(ms, o.repeat, interleaved, chained, [&] { ms.mmu(xs, wm); }));
+    machine mr(config_of(o, executor, s, number_format::float64));
+    const std::vector<real> onesr(ones.begin(), ones.end());
+    const real_vec xr = mr.load<real>(inputs::bounded_reals(draws, s, false, false), "x"), wr = mr.load<real>(onesr, "w");
+    record("mmu-real/s" + std::to_string(s) + one_row_suffix, s, s,
+           time_one(mr, o.repeat, interleaved, chained, [&] { mr.mmu(xr, wr); }));
+  }
+}
+
 // Times every class over the grid of sizes on `executor`, handing each timing to `record`.
 void time_classes(const calibrate_options& o, const std::string& executor, bool interleaved, bool chained,
                   inputs::stream& draws, const class_recorder& record) {
@@ -97,10 +118,12 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
       for (int k = 0; k < s; ++k)
         for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
       const word_vec wm = ms.load<word>(ones, "w");
-      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words), as in
-      // an algorithm, where every MMU instruction has its own shape: the library's choice of
-      // kernel is not cached. Back to back, the same product again and again.
-      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max<std::int64_t>(s, m - s * (k % 8)) : m; };
+      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words, never
+      // one row: that is a class of its own), as in an algorithm, where every MMU instruction has
+      // its own shape: the library's choice of kernel is not cached. Back to back, the same
+      // product again and again.
+      const std::int64_t fewest = std::min<std::int64_t>(m, 2 * s);
+      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max(fewest, m - s * (k % 8)) : m; };
       std::int64_t k = 0;
       record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, interleaved, chained, [&] {
                ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
@@ -116,6 +139,7 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
     record("block-prefix", m, static_cast<int>(k), time_one(w, o.repeat, interleaved, chained, [&] { w.block_prefix_sum(x, k); }));
   }
+  time_one_row_products(o, executor, interleaved, chained, draws, record);
 }
 
 }  // namespace

@@ -222,6 +222,11 @@ TEST_CASE("calibrate --executor graph writes a graph profile that predicts graph
   CHECK(p.context == "graph");
   REQUIRE(p.classes.count("stream") == 1);
   CHECK(p.classes.at("stream").points == 15);  // 5 instructions at m = 2^8, 2^10, 2^12
+  for (const std::string cls : {"mmu-word/s16/row", "mmu-real/s16/row", "concurrent:mmu-word/s16/row"}) {
+    INFO(cls);
+    REQUIRE(p.classes.count(cls) == 1);
+    CHECK(p.classes.at(cls).points == 1);  // one product of one row, timed once per format
+  }
   for (const std::string ex : {"graph", "dag"}) {
     tool::run_options o;
     o.algorithm = "sscr", o.input.n = 1 << 14, o.backend = "cuda", o.executor = ex, o.repeat = 2, o.profile = c.out;

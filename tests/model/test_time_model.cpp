@@ -173,6 +173,36 @@ TEST_CASE("an MMU product is priced by its operands, words or reals, whatever th
   CHECK(mmv::predict_record_ns(p, r[3]) == Approx(2096.64));
 }
 
+TEST_CASE("a product of one row is a class of its own, with the multi-row class as its fallback", "[time]") {
+  mmv::machine_config c;
+  c.s = 4;
+  mmv::machine m(c);
+  const auto w = m.load<mmv::word>(std::vector<mmv::word>(16, 1));
+  (void)m.mmu(m.load<mmv::word>(std::vector<mmv::word>(4, 1)), w);  // record 2: one row of s = 4
+  (void)m.mmu(m.load<mmv::word>(std::vector<mmv::word>(8, 1)), w);  // record 4: two rows
+  const auto& r = m.costs().records();
+  CHECK(mmv::instruction_class(r[2]) == "mmu-word/s4/row");
+  CHECK(mmv::instruction_class(r[4]) == "mmu-word/s4");
+  auto p = small_profile();
+  // Without one-row classes (older profiles): the fitted line of its s, 2000 + 0.25 * 8 * 24 + 0.01 * 16.
+  CHECK(mmv::predict_record_ns(p, r[2]) == Approx(2048.16));
+  // A one-row class of another s is taken before the multi-row line (smallest s' >= s).
+  p.classes["mmu-word/s16/row"] = {7000, 0, 0, 0, 0, 1};
+  CHECK(mmv::predict_record_ns(p, r[2]) == Approx(7000));
+  p.classes["mmu-word/s4/row"] = {5000, 0, 0, 0, 0, 1};
+  CHECK(mmv::predict_record_ns(p, r[2]) == Approx(5000));
+  CHECK(mmv::predict_record_ns(p, r[4]) == Approx(2000 + 0.25 * 8 * 32 + 0.01 * 32));  // two rows (8 + 16 + 8 words): the line
+  // A one-row class is not mistaken for the multi-row class of an s (its name ends in /row).
+  p.classes.erase("mmu-word/s4");
+  p.classes.erase("mmu-word/s16");
+  CHECK_THROWS_AS(mmv::predict_record_ns(p, r[4]), mmv::model_error);
+  // fit_profile prices a one-point class at its measured time: latency only.
+  mmv::device_profile f;
+  mmv::fit_profile(f, {{"mmu-word/s4/row", "mmu", 4, 4, 192, 16, 6000, 0, 900}});
+  CHECK(f.classes.at("mmu-word/s4/row").latency_ns == Approx(6000));
+  CHECK(f.classes.at("mmu-word/s4/row").ns_per_byte == 0);
+}
+
 TEST_CASE("the fit recovers known constants from exact points", "[time]") {
   std::vector<double> bytes, work, ns;
   for (double m = 256; m <= (1 << 24); m *= 4) {

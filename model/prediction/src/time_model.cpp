@@ -9,7 +9,9 @@ namespace mmv {
 
 std::string instruction_class(const instruction_record& r) {
   if (r.where == unit::scalar) return "load";
-  if (r.where == unit::mmu) return std::string(r.real_output ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s);
+  if (r.where == unit::mmu)
+    return std::string(r.real_output ? "mmu-real" : "mmu-word") + "/s" + std::to_string(r.sizes.s) +
+           (r.length <= r.sizes.s ? one_row_suffix : "");
   if (r.op == "gather") return "gather";
   if (r.op == "scatter") return "scatter";
   if (r.op == "compress") return "compress";
@@ -29,14 +31,16 @@ double record_bytes(const instruction_record& r, int bytes_per_word) {
 }
 
 namespace {
-// The MMU class calibrated at the smallest s' >= s (the product padded to that shape), else at
-// the largest s' calibrated; nothing when the profile has no MMU class of this format.
-const class_time_model* mmu_class(const device_profile& p, const std::string& format, std::int64_t s) {
+// The MMU class `format`/sS`suffix` calibrated at the smallest s' >= s (the product padded to
+// that shape), else at the largest s' calibrated; nothing when the profile has no such class.
+const class_time_model* mmu_class(const device_profile& p, const std::string& format, std::int64_t s,
+                                  const std::string& suffix) {
   const class_time_model* best = nullptr;
   std::int64_t best_s = 0;
   for (const auto& [name, m] : p.classes) {
-    if (name.rfind(format + "/s", 0) != 0) continue;
-    const std::string digits = name.substr(format.size() + 2);
+    if (name.rfind(format + "/s", 0) != 0 || name.size() < format.size() + 2 + suffix.size()) continue;
+    if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    const std::string digits = name.substr(format.size() + 2, name.size() - format.size() - 2 - suffix.size());
     if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::int64_t cs = std::stoll(digits);
     const bool better = best == nullptr || (cs >= s && (best_s < s || cs < best_s)) || (cs < s && best_s < s && cs > best_s);
@@ -47,14 +51,24 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
 }  // namespace
 
 namespace {
-// The model of a record's class, its name preceded by `prefix` (an MMU record falls back to
-// mmu_class); nothing for loads. Throws model_error when the profile has no model for the class.
+// The model of a record's class, its name preceded by `prefix`; nothing for loads. An MMU record
+// falls back to mmu_class; a one-row product without a one-row class of its format to the
+// class of its format's multi-row products. Throws model_error when none is found.
 const class_time_model* class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "") {
   const std::string c = instruction_class(r);
   if (c == "load") return nullptr;
   const auto it = p.classes.find(prefix + c);
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
-  if (!m && r.where == unit::mmu) m = mmu_class(p, prefix + (r.real_output ? "mmu-real" : "mmu-word"), r.sizes.s);
+  if (!m && r.where == unit::mmu) {
+    const std::string format = prefix + (r.real_output ? "mmu-real" : "mmu-word");
+    const bool one_row = c.size() > one_row_suffix.size() &&
+                         c.compare(c.size() - one_row_suffix.size(), one_row_suffix.size(), one_row_suffix) == 0;
+    if (one_row) m = mmu_class(p, format, r.sizes.s, one_row_suffix);
+    if (!m) {
+      const auto multi_row = p.classes.find(format + "/s" + std::to_string(r.sizes.s));
+      m = multi_row != p.classes.end() ? &multi_row->second : mmu_class(p, format, r.sizes.s, "");
+    }
+  }
   if (!m) throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
   return m;
 }

@@ -19,6 +19,8 @@ namespace mmv {
 // branch streams, are named with this prefix ("concurrent:stream", ...): the time each takes when
 // it runs beside others of its kind, a floor under the DAG prediction.
 inline const std::string concurrent_class_prefix = "concurrent:";
+// The suffix of the one-row MMU classes (see instruction_class).
+inline const std::string one_row_suffix = "/row";
 
 // One class's fitted constants and how well they fit their own training points.
 struct class_time_model {
@@ -81,7 +83,9 @@ struct device_profile {
 // "gather", "scatter", "compress", "revspec", "block-prefix", "mmu-word/sS" or "mmu-real/sS"
 // (the MMU by its operands, words or reals, whatever the run's format: a word product converts
 // its operands around the DGEMM; and by its tile size s: how s fills the hardware's matrix shape
-// changes its speed), "load" (scalar transfers, free in the model).
+// changes its speed), "load" (scalar transfers, free in the model). A product of one row (m <= s
+// words) is a class of its own, "mmu-word/sS/row" or "mmu-real/sS/row": the library runs it as
+// a matrix-vector product, whose time is latency, off the multi-row products' fitted line.
 std::string instruction_class(const instruction_record& r);
 // The work term a class is charged by: multiply-adds for the MMU, m*s for REVSPEC, m*k for the
 // block prefixes, 0 otherwise (their time is bytes and latency).
@@ -90,7 +94,8 @@ double class_work(const instruction_record& r);
 double record_bytes(const instruction_record& r, int bytes_per_word);
 
 // Predicted device time of one record (0 for loads: the scalar unit is free). An MMU record of
-// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest).
+// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest);
+// a one-row product, on a profile without one-row classes, its format's multi-row class.
 // Throws model_error when the profile has no model for the record's class.
 double predict_record_ns(const device_profile& p, const instruction_record& r);
 
