@@ -7,10 +7,11 @@ probability 1/4, else 1/k with k log-uniform in [2, 2^12]), a mode among the alg
 (integer, float64) and an input seed. `run` freezes the binary's commit and the profiles' hashes
 in heldout_<GPU>.json before it draws, then runs both algorithms of every pair on every executor
 of mmvram_data.EXECUTORS with its profile and writes every run to heldout_<GPU>.csv, a failed one
-as a row with its error.
+as a row with its error. `run --resume` goes on with a draw that a time limit cut: same seed,
+binary and profiles (refused otherwise), the finished pairs' rows kept, the rest run.
 usage: experiments/heldout.py draw --seed K [--pairs P] [--mmvram TOOL]
        experiments/heldout.py run --gpu H100 --device NAME --results DIR [--seed K] [--pairs P]
-                                  [--repeat R] [--backend cuda] [--mmvram TOOL]
+                                  [--repeat R] [--backend cuda] [--mmvram TOOL] [--resume]
 """
 import argparse
 import csv
@@ -142,6 +143,23 @@ def run_point(tool, point, algo, executor, profile, backend, repeat, has_executo
     return row
 
 
+def resumed_manifest(man_path, csv_path, frozen):
+    """The manifest of a cut draw and the rows of its finished pairs (all their runs in the CSV);
+    exits with the reason when its seed, binary or profiles differ from `frozen`."""
+    if not man_path.exists() or not csv_path.exists():
+        sys.exit(f"heldout.py: --resume needs {man_path} and {csv_path} of a cut draw")
+    manifest = json.loads(man_path.read_text())
+    for key, value in frozen.items():
+        if value is not None and manifest.get(key) != value:
+            sys.exit(f"heldout.py: --resume: the draw's {key} differs from this run's: not the same frozen model")
+    if "draws" not in manifest or "wall_time_s" in manifest:
+        sys.exit(f"heldout.py: --resume: {man_path} is not a cut draw (no draw, or it finished)")
+    rows = list(csv.DictReader(open(csv_path)))
+    runs = 2 * len(mmvram_data.EXECUTORS)
+    done = {d for d in {r["draw"] for r in rows} if sum(r["draw"] == d for r in rows) == runs}
+    return manifest, [r for r in rows if r["draw"] in done]
+
+
 def command_run(a):
     """`run`: the manifest (frozen before the draw), the draw, then every run into heldout_<GPU>.csv."""
     results = pathlib.Path(a.results)
@@ -150,30 +168,46 @@ def command_run(a):
         sys.exit(f"heldout.py: {profiles['in-order']} missing: calibrate first")
     commit, dirty = build_commit(a.mmvram)
     hashes = {p.name: sha256(p) for p in sorted(set(profiles.values())) if p.exists()}
-    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
-    manifest = {"schema": "mmvram-heldout/1", "gpu": a.gpu, "device": a.device,
-                "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "commit": commit, "commit_dirty": dirty, "mmvram_sha256": sha256(a.mmvram),
-                "profiles_sha256": hashes, "seed": seed, "pairs": a.pairs, "repeat": a.repeat, "backend": a.backend,
-                "executors": {e: dict(spec, measured=mmvram_data.HELDOUT_MEASURED) for e, spec in
-                              mmvram_data.EXECUTORS.items()}}
-    man_path = results / f"heldout_{a.gpu}.json"
+    man_path, csv_path = results / f"heldout_{a.gpu}.json", results / f"heldout_{a.gpu}.csv"
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    kept = []
+    if a.resume:
+        manifest, kept = resumed_manifest(man_path, csv_path, {
+            "commit": commit, "commit_dirty": dirty, "mmvram_sha256": sha256(a.mmvram), "profiles_sha256": hashes,
+            "seed": a.seed, "pairs": a.pairs, "repeat": a.repeat, "backend": a.backend})
+        seed = manifest["seed"]
+        manifest.setdefault("resumed_utc", []).append(now)
+    else:
+        seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
+        manifest = {"schema": "mmvram-heldout/1", "gpu": a.gpu, "device": a.device, "date_utc": now,
+                    "commit": commit, "commit_dirty": dirty, "mmvram_sha256": sha256(a.mmvram),
+                    "profiles_sha256": hashes, "seed": seed, "pairs": a.pairs, "repeat": a.repeat,
+                    "backend": a.backend, "executors": {e: dict(spec, measured=mmvram_data.HELDOUT_MEASURED)
+                                                        for e, spec in mmvram_data.EXECUTORS.items()}}
     man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # frozen before the draw
     print(f"heldout.py: seed {seed}, commit {commit[:12]}{' (dirty)' if dirty else ''}, profiles frozen "
           f"in {man_path}", flush=True)
     registry = tool_json(a.mmvram, "list", "--format", "json")
     points = draw(seed, a.pairs, registry, closed_form_steps(a.mmvram))
+    if a.resume and points != manifest["draws"]:
+        sys.exit("heldout.py: --resume: this binary draws other points from the seed than the manifest holds")
     manifest["draws"] = points
     man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # the draw, kept if the runs are cut
     has_executor = "--executor" in subprocess.run([a.mmvram, "help"], capture_output=True, text=True).stdout
     header = next(csv.reader(subprocess.run([a.mmvram, "run", "hillis-steele-scan", "--n", "4", "--format", "csv"],
                                             check=True, capture_output=True, text=True).stdout.splitlines()))
-    start, failed = time.monotonic(), 0
-    csv_path = results / f"heldout_{a.gpu}.csv"
+    start, failed = time.monotonic(), sum(bool(r.get("error")) for r in kept)
+    finished = {r["draw"] for r in kept}
+    if kept:
+        print(f"heldout.py: resumed after {len(finished)} finished pairs", flush=True)
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=PREFIX + header, lineterminator="\n")
         w.writeheader()
+        w.writerows(kept)
+        f.flush()
         for p in points:
+            if str(p["draw"]) in finished:
+                continue
             for role in ("mmu", "rival"):
                 for executor in mmvram_data.EXECUTORS:
                     row = run_point(a.mmvram, p, p[role], executor, profiles[executor], a.backend, a.repeat,
@@ -188,7 +222,7 @@ def command_run(a):
                     f.flush()
             print(f"heldout.py: draw {p['draw'] + 1}/{len(points)} {p['mmu']}/{p['rival']} n={p['n']} s={p['s']} "
                   f"density={p['density']} {p['mode']} ({time.monotonic() - start:.0f} s)", flush=True)
-    manifest["wall_time_s"] = round(time.monotonic() - start, 1)
+    manifest["wall_time_s"] = round(time.monotonic() - start, 1)  # of this part, when resumed
     manifest["failed_runs"] = failed
     man_path.write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"heldout.py: {csv_path}: {len(points) * 6} runs, {failed} failed (seed {seed})")
@@ -208,6 +242,7 @@ def main():
             p.add_argument("--results", required=True)
             p.add_argument("--repeat", type=int, default=5)
             p.add_argument("--backend", default="cuda")
+            p.add_argument("--resume", action="store_true", help="go on with the cut draw in --results")
     a = parser.parse_args()
     if a.pairs < 1:
         sys.exit("heldout.py: --pairs takes a positive count")

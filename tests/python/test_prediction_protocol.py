@@ -1,7 +1,8 @@
 """The held-out protocol's scripts (experiments/heldout.py, experiments/prediction_summary.py) on
 constructed inputs: the summary of a hand-made held-out CSV against counts worked out by hand
 (failed runs are misses), the cross-device rescaling of a profile, and the draw (the same seed
-gives the same points; every point within its ranges; the rival the one with the fewest steps).
+gives the same points; every point within its ranges; the rival the one with the fewest steps) and
+the resumption of a cut draw (finished pairs kept, a changed model refused).
 With the mmvram binary as argument, the draw also runs on the registry and closed forms it prints.
 usage: python3 tests/python/test_prediction_protocol.py [MMVRAM]"""
 import csv
@@ -172,6 +173,37 @@ def test_draw():
     check(0 < dens.count(0) < len(dens) and min(d for d in dens if d) < 2 ** -10, "draw: densities 0 and 1/k both appear")
 
 
+def test_resume():
+    frozen = {"commit": "abc", "commit_dirty": False, "profiles_sha256": {"p.json": "h1"}, "seed": None, "pairs": 2}
+    with tempfile.TemporaryDirectory() as d:
+        man, table = pathlib.Path(d) / "heldout_X.json", pathlib.Path(d) / "heldout_X.csv"
+        refused = lambda f: (lambda: heldout.resumed_manifest(man, table, f))  # noqa: E731
+        check(raises_exit(refused(frozen)), "resume: refused without a cut draw's files")
+        man.write_text(json.dumps(dict(frozen, seed=7, draws=[{"draw": 0}, {"draw": 1}])))
+        runs = 2 * len(heldout.mmvram_data.EXECUTORS)
+        with open(table, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["draw", "role"], lineterminator="\n")
+            w.writeheader()
+            w.writerows([{"draw": 0, "role": k} for k in range(runs)] + [{"draw": 1, "role": 0}])
+        manifest, kept = heldout.resumed_manifest(man, table, frozen)
+        check(manifest["seed"] == 7 and len(kept) == runs and {r["draw"] for r in kept} == {"0"},
+              "resume: the finished pair's runs kept, the cut pair's dropped, the draw's seed taken")
+        check(raises_exit(refused(dict(frozen, profiles_sha256={"p.json": "h2"}))),
+              "resume: refused when the profiles changed")
+        check(raises_exit(refused(dict(frozen, seed=8))), "resume: refused for another seed")
+        man.write_text(json.dumps(dict(frozen, seed=7, draws=[], wall_time_s=1.0)))
+        check(raises_exit(refused(frozen)), "resume: refused for a draw that finished")
+
+
+def raises_exit(f):
+    """True when f() exits (sys.exit), as heldout.py does on refused input."""
+    try:
+        f()
+    except SystemExit:
+        return True
+    return False
+
+
 def test_draw_with_tool(tool):
     registry = json.loads(subprocess.run([tool, "list", "--format", "json"], check=True, capture_output=True,
                                          text=True).stdout)
@@ -188,6 +220,7 @@ def main():
     test_ratios()
     test_rescaled_profile()
     test_draw()
+    test_resume()
     if len(sys.argv) > 1:
         test_draw_with_tool(sys.argv[1])
     print(f"{len(FAILURES)} failed" if FAILURES else "all passed")
