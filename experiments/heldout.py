@@ -143,18 +143,28 @@ def run_point(tool, point, algo, executor, profile, backend, repeat, has_executo
     return row
 
 
+def executors_spec():
+    """The executors a draw runs, with their profiles, predictions and measured column."""
+    return {e: dict(spec, measured=mmvram_data.HELDOUT_MEASURED) for e, spec in mmvram_data.EXECUTORS.items()}
+
+
 def resumed_manifest(man_path, csv_path, frozen):
     """The manifest of a cut draw and the rows of its finished pairs (all their runs in the CSV);
-    exits with the reason when its seed, binary or profiles differ from `frozen`."""
+    exits with the reason when its seed, binary, profiles or executors differ from `frozen` (and
+    this script's executors), or a kept row is not of the draw's seed, commit and profiles."""
     if not man_path.exists() or not csv_path.exists():
         sys.exit(f"heldout.py: --resume needs {man_path} and {csv_path} of a cut draw")
     manifest = json.loads(man_path.read_text())
-    for key, value in frozen.items():
+    for key, value in dict(frozen, executors=executors_spec()).items():
         if value is not None and manifest.get(key) != value:
             sys.exit(f"heldout.py: --resume: the draw's {key} differs from this run's: not the same frozen model")
     if "draws" not in manifest or "wall_time_s" in manifest:
         sys.exit(f"heldout.py: --resume: {man_path} is not a cut draw (no draw, or it finished)")
     rows = list(csv.DictReader(open(csv_path)))
+    for r in rows:
+        if (r.get("heldout_seed") != str(manifest["seed"]) or r.get("commit") != manifest["commit"]
+                or r.get("profile_sha256") != manifest["profiles_sha256"].get(r.get("profile"), "")):
+            sys.exit(f"heldout.py: --resume: {csv_path} holds a run of another seed, commit or profile")
     runs = 2 * len(mmvram_data.EXECUTORS)
     done = {d for d in {r["draw"] for r in rows} if sum(r["draw"] == d for r in rows) == runs}
     return manifest, [r for r in rows if r["draw"] in done]
@@ -176,21 +186,21 @@ def command_run(a):
             "commit": commit, "commit_dirty": dirty, "mmvram_sha256": sha256(a.mmvram), "profiles_sha256": hashes,
             "seed": a.seed, "pairs": a.pairs, "repeat": a.repeat, "backend": a.backend})
         seed = manifest["seed"]
-        manifest.setdefault("resumed_utc", []).append(now)
     else:
         seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
         manifest = {"schema": "mmvram-heldout/1", "gpu": a.gpu, "device": a.device, "date_utc": now,
                     "commit": commit, "commit_dirty": dirty, "mmvram_sha256": sha256(a.mmvram),
                     "profiles_sha256": hashes, "seed": seed, "pairs": a.pairs, "repeat": a.repeat,
-                    "backend": a.backend, "executors": {e: dict(spec, measured=mmvram_data.HELDOUT_MEASURED)
-                                                        for e, spec in mmvram_data.EXECUTORS.items()}}
-    man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # frozen before the draw
+                    "backend": a.backend, "executors": executors_spec()}
+        man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # frozen before the draw
     print(f"heldout.py: seed {seed}, commit {commit[:12]}{' (dirty)' if dirty else ''}, profiles frozen "
           f"in {man_path}", flush=True)
     registry = tool_json(a.mmvram, "list", "--format", "json")
     points = draw(seed, a.pairs, registry, closed_form_steps(a.mmvram))
-    if a.resume and points != manifest["draws"]:
-        sys.exit("heldout.py: --resume: this binary draws other points from the seed than the manifest holds")
+    if a.resume:
+        if points != manifest["draws"]:
+            sys.exit("heldout.py: --resume: this binary draws other points from the seed than the manifest holds")
+        manifest.setdefault("resumed_utc", []).append(now)
     manifest["draws"] = points
     man_path.write_text(json.dumps(manifest, indent=1) + "\n")  # the draw, kept if the runs are cut
     has_executor = "--executor" in subprocess.run([a.mmvram, "help"], capture_output=True, text=True).stdout

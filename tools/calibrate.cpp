@@ -118,10 +118,10 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
       for (int k = 0; k < s; ++k)
         for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
       const word_vec wm = ms.load<word>(ones, "w");
-      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words, never
-      // one row: that is a class of its own), as in an algorithm, where every MMU instruction has
-      // its own shape: the library's choice of kernel is not cached. Back to back, the same
-      // product again and again.
+      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words, not
+      // below 2s where m >= 2s: one row is a class of its own), as in an algorithm, where every MMU
+      // instruction has its own shape (not cached by the library; at m = 2s all are alike). Back
+      // to back, the same product again and again.
       const std::int64_t fewest = std::min<std::int64_t>(m, 2 * s);
       const auto shaped = [&](std::int64_t k) { return interleaved ? std::max(fewest, m - s * (k % 8)) : m; };
       std::int64_t k = 0;

@@ -2,12 +2,14 @@
 constructed inputs: the summary of a hand-made held-out CSV against counts worked out by hand
 (failed runs are misses), the cross-device rescaling of a profile, and the draw (the same seed
 gives the same points; every point within its ranges; the rival the one with the fewest steps) and
-the resumption of a cut draw (finished pairs kept, a changed model refused).
+the resumption of a cut draw on a stand-in mmvram (finished pairs kept, only the rest run
+again, a changed model refused), and the class ablation's profile stripping.
 With the mmvram binary as argument, the draw also runs on the registry and closed forms it prints.
 usage: python3 tests/python/test_prediction_protocol.py [MMVRAM]"""
 import csv
 import json
 import math
+import os
 import pathlib
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from checks import FAILURES, check
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "experiments"))
+import class_ablation  # noqa: E402
 import heldout  # noqa: E402
 import prediction_summary  # noqa: E402
 
@@ -173,35 +176,95 @@ def test_draw():
     check(0 < dens.count(0) < len(dens) and min(d for d in dens if d) < 2 ** -10, "draw: densities 0 and 1/k both appear")
 
 
+STUB = """#!/usr/bin/env python3
+# A stand-in mmvram for heldout.py: the registry, closed forms, help and one CSV row per run,
+# each run logged (algorithm n) to $STUB_LOG.
+import json, os, sys
+args = sys.argv[1:]
+if args[0] == "list":
+    print(json.dumps(REGISTRY))
+elif args[0] == "closed-forms":
+    names, n = args[1:args.index("--n")], int(args[args.index("--n") + 1])
+    print("algorithm,steps")
+    for name in names:
+        print(f"{name},{ {'v1': 20, 'v2': 30 if n < 2 ** 16 else 10, 'v3': 5}.get(name, 40) }")
+elif args[0] == "help":
+    print("usage: mmvram run ALGO [--executor in-order|graph|dag]")
+elif args[0] == "run":
+    n = args[args.index("--n") + 1]
+    if args[1] != "hillis-steele-scan":
+        with open(os.environ["STUB_LOG"], "a") as f:
+            f.write(f"{args[1]} {n}\\n")
+    value = lambda flag: args[args.index(flag) + 1] if flag in args else ""
+    print("algorithm,n,s,density,mode,seed,backend,error,measured_span_ns,predicted_serial_ns,"
+          "predicted_dag_ns,predicted_queued_ns")
+    print(f"{args[1]},{n},{value('--s')},{value('--density')},{value('--mode')},{value('--seed')},"
+          f"{value('--backend')},,100,100,100,100")
+"""
+
+
 def test_resume():
-    frozen = {"commit": "abc", "commit_dirty": False, "profiles_sha256": {"p.json": "h1"}, "seed": None, "pairs": 2}
     with tempfile.TemporaryDirectory() as d:
-        man, table = pathlib.Path(d) / "heldout_X.json", pathlib.Path(d) / "heldout_X.csv"
-        refused = lambda f: (lambda: heldout.resumed_manifest(man, table, f))  # noqa: E731
-        check(raises_exit(refused(frozen)), "resume: refused without a cut draw's files")
-        man.write_text(json.dumps(dict(frozen, seed=7, draws=[{"draw": 0}, {"draw": 1}])))
+        d = pathlib.Path(d)
+        tool = d / "mmvram"
+        tool.write_text(STUB.replace("REGISTRY)", json.dumps(REGISTRY) + ")"))
+        tool.chmod(0o755)
+        (d / "build_info.json").write_text(json.dumps({"commit": "c0ffee", "dirty": False}))
+        res = d / "res"
+        res.mkdir()
+        for name in ("profile_X.json", "profile_X_graph.json"):
+            (res / name).write_text("{}")
+        log = d / "runs.log"
+        man, table = res / "heldout_X.json", res / "heldout_X.csv"
+        base = [sys.executable, str(ROOT / "experiments" / "heldout.py"), "run", "--gpu", "X", "--results", str(res),
+                "--pairs", "3", "--mmvram", str(tool)]
+        run = lambda *extra: subprocess.run(base + list(extra), capture_output=True, text=True,  # noqa: E731
+                                            env=dict(os.environ, STUB_LOG=str(log)))
+        refused = run("--resume")
+        check(refused.returncode != 0 and "--resume needs" in refused.stderr, "resume: refused without a cut draw")
+        check(run("--seed", "7").returncode == 0, "resume: a whole draw of 3 pairs runs on the stand-in")
         runs = 2 * len(heldout.mmvram_data.EXECUTORS)
+        full = list(csv.DictReader(open(table)))
+        check(len(full) == 3 * runs and log.read_text().count("\n") == 3 * runs, "resume: every run of the draw")
+        finished = json.loads(man.read_text())
+        check(run("--resume").returncode != 0, "resume: refused for a draw that finished")
+        # Cut it: the first pair whole, two runs of the second, the manifest without its end.
+        cut = dict(finished)
+        del cut["wall_time_s"], cut["failed_runs"]
+        man.write_text(json.dumps(cut))
         with open(table, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=["draw", "role"], lineterminator="\n")
+            w = csv.DictWriter(f, fieldnames=list(full[0]), lineterminator="\n")
             w.writeheader()
-            w.writerows([{"draw": 0, "role": k} for k in range(runs)] + [{"draw": 1, "role": 0}])
-        manifest, kept = heldout.resumed_manifest(man, table, frozen)
-        check(manifest["seed"] == 7 and len(kept) == runs and {r["draw"] for r in kept} == {"0"},
-              "resume: the finished pair's runs kept, the cut pair's dropped, the draw's seed taken")
-        check(raises_exit(refused(dict(frozen, profiles_sha256={"p.json": "h2"}))),
-              "resume: refused when the profiles changed")
-        check(raises_exit(refused(dict(frozen, seed=8))), "resume: refused for another seed")
-        man.write_text(json.dumps(dict(frozen, seed=7, draws=[], wall_time_s=1.0)))
-        check(raises_exit(refused(frozen)), "resume: refused for a draw that finished")
+            w.writerows(full[:runs + 2])
+        log.write_text("")
+        done = run("--resume")
+        again = list(csv.DictReader(open(table)))
+        resumed = json.loads(man.read_text())
+        check(done.returncode == 0 and again[:runs] == full[:runs] and len(again) == 3 * runs,
+              "resume: the finished pair's runs kept as they were, the draw complete")
+        check(log.read_text().count("\n") == 2 * runs, "resume: only the cut pair and the one after it run again")
+        check([r["draw"] for r in again] == [r["draw"] for r in full] and resumed["seed"] == 7
+              and len(resumed.get("resumed_utc", [])) == 1 and resumed["draws"] == finished["draws"],
+              "resume: same seed and points, the resumption recorded")
+        # A changed profile or a run of another seed in the table is refused, the manifest untouched.
+        man.write_text(json.dumps(cut))
+        (res / "profile_X.json").write_text('{"changed": 1}')
+        check(run("--resume").returncode != 0 and json.loads(man.read_text()) == cut,
+              "resume: refused when a profile changed, the manifest left as it was")
+        (res / "profile_X.json").write_text("{}")
+        with open(table, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(full[0]), lineterminator="\n")
+            w.writeheader()
+            w.writerows([dict(full[0], heldout_seed="8")] + full[1:runs])
+        check(run("--resume").returncode != 0, "resume: refused when the table holds a run of another seed")
 
 
-def raises_exit(f):
-    """True when f() exits (sys.exit), as heldout.py does on refused input."""
-    try:
-        f()
-    except SystemExit:
-        return True
-    return False
+def test_class_ablation():
+    p = {"device": "X", "classes": {"stream": {"latency_ns": 1}, "mmu-word/s4": {"latency_ns": 2},
+                                    "mmu-word/s4/row": {"latency_ns": 3}, "concurrent:mmu-word/s4/row": {"latency_ns": 4}}}
+    got = class_ablation.without_classes(p, "/row")
+    check(sorted(got["classes"]) == ["mmu-word/s4", "stream"] and got["device"] == "X" and len(p["classes"]) == 4,
+          "class ablation: the classes ending in the suffix removed (concurrent ones too), the rest and the input kept")
 
 
 def test_draw_with_tool(tool):
@@ -221,6 +284,7 @@ def main():
     test_rescaled_profile()
     test_draw()
     test_resume()
+    test_class_ablation()
     if len(sys.argv) > 1:
         test_draw_with_tool(sys.argv[1])
     print(f"{len(FAILURES)} failed" if FAILURES else "all passed")

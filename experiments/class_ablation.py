@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""A held-out draw priced again without some of its profiles' classes: what those classes change.
+
+The draw's two profiles (profile_<GPU>.json and profile_<GPU>_graph.json in --results) lose every
+class whose name ends with --suffix (default "/row": the one-row MMU classes); the simulate
+backend prices each run's ledger with them (prediction_summary.cross_predict, as the cross-device
+pricing does), the prices go to without_<label>_<GPU>.csv in --results (reused when the stripped
+profiles are unchanged) and the held-out summary of those prices is printed beside nothing else.
+A class the ledgers need and the stripped profiles lack falls back as the time model says
+(a one-row product to its multi-row class).
+usage: experiments/class_ablation.py --gpu H100 [--results experiments/results/heldout]
+                                     [--suffix /row] [--label row_classes] [--mmvram TOOL]
+"""
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import tempfile
+
+import mmvram_data
+import prediction_summary
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def without_classes(profile, suffix):
+    """A copy of a profile (parsed JSON) without the classes whose names end with `suffix`."""
+    out = dict(profile)
+    out["classes"] = {k: v for k, v in profile["classes"].items() if not k.endswith(suffix)}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gpu", required=True)
+    ap.add_argument("--results", type=pathlib.Path, default=HERE / "results" / "heldout")
+    ap.add_argument("--suffix", default="/row")
+    ap.add_argument("--label", default="row_classes")
+    ap.add_argument("--mmvram", default=str(HERE.parent / "build/cuda/tools/mmvram"))
+    a = ap.parse_args()
+    table = a.results / f"heldout_{a.gpu}.csv"
+    if not table.exists():
+        sys.exit(f"class_ablation.py: no {table}")
+    rows = list(csv.DictReader(open(table)))
+    with tempfile.TemporaryDirectory() as tmp:
+        profiles = {}
+        for kind in sorted({spec["profile"] for spec in mmvram_data.EXECUTORS.values()}):
+            name = kind.format(gpu=a.gpu)
+            path = pathlib.Path(tmp) / name
+            path.write_text(json.dumps(without_classes(json.load(open(a.results / name)), a.suffix), indent=1))
+            profiles[name] = path
+        cache = prediction_summary.cross_predict(a.mmvram, rows, profiles,
+                                                 a.results / f"without_{a.label}_{a.gpu}.csv")
+    priced = []
+    for r in rows:
+        c = cache.get((r["heldout_seed"], r["draw"], r["role"], r["profile"]))
+        column = mmvram_data.EXECUTORS[r["heldout_executor"]]["predicted"]
+        priced.append(dict(r, **{column: "" if c is None or c["error"] else c[column]}))
+    print(prediction_summary.markdown(prediction_summary.summarize(priced, a.gpu)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
