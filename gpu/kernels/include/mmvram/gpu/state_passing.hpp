@@ -43,8 +43,8 @@ enum class state_passing_method { cuda_core = 0, tensor_core = 1, tensor_core_sp
 
 // states[j] = h_j for every chunk. starts: uint8 per chunk (nullptr = no starts: one
 // unsegmented sequence). local and states may be unaligned (element alignment suffices).
-// cuda_core on fp32 and bf16 cuts the chunks into segments of 16 (fp32) or 32 (bf16) chunks, one
-// warp each, joined by a single-pass look-back through 8 bytes per lane and segment of device
+// cuda_core on fp32 and bf16 cuts the chunks into segments of 16 chunks, one warp each, four to a
+// block (a span), joined by a single-pass look-back through 8 bytes per lane and span of device
 // memory kept per device and local-state type for the process's lifetime (grown when a call
 // needs more; calls of one type on different streams wait for one another). Under CUDA graph capture it runs one chain per 32
 // lanes instead, which keeps no state between calls (a captured graph may be replayed). fp64,
