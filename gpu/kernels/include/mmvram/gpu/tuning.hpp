@@ -29,11 +29,15 @@ inline constexpr int kCandidates = 3;
 using candidate_list = std::array<policy, kCandidates>;
 
 // The candidates of kernel k (compiled in for V0); [0] is the policy untuned devices run. The
-// segmented kernels fit 2 blocks of 4-pass tiles per SM in shared memory, 3 of 3-pass tiles.
+// segmented kernels fit 2 blocks of 4-pass tiles per SM in shared memory, 3 of 3-pass tiles and
+// (SCD's V0, whose stage holds no partial results) 4 of 2-pass tiles.
 inline constexpr candidate_list kScanCandidates{{{4, 1, 3}, {3, 1, 3}, {3, 1, 4}}};
 inline constexpr candidate_list kSegmentedCandidates{{{4, 1, 2}, {3, 1, 2}, {3, 1, 3}}};
+inline constexpr candidate_list kScdCandidates{{{4, 1, 2}, {2, 1, 4}, {3, 1, 3}}};
 constexpr const candidate_list& candidates(kernel k) {
-  return k == kernel::matmul_scan ? kScanCandidates : kSegmentedCandidates;
+  return k == kernel::matmul_scan ? kScanCandidates
+         : k == kernel::sscr_segmented_scan ? kSegmentedCandidates
+                                             : kScdCandidates;
 }
 
 // What the table keys on (cudaDeviceProp's name and major.minor).
