@@ -146,7 +146,7 @@ void fit_profile(device_profile& p, std::vector<training_point> points) {
   for (auto& [cls, pts] : by_class) {
     std::vector<double> bytes, work, ns;
     for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
-    const std::string base = cls.rfind(concurrent_class_prefix, 0) == 0 ? cls.substr(concurrent_class_prefix.size()) : cls;
+    const std::string base = cls.starts_with(concurrent_class_prefix) ? cls.substr(concurrent_class_prefix.size()) : cls;
     const bool use_work = base == "revspec" || base == "block-prefix" || base.rfind("mmu", 0) == 0;
     p.classes[cls] = fit_class(bytes, work, ns, use_work, static_cast<double>(p.l2_bytes));
     std::vector<double> host;

@@ -38,8 +38,8 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
   const class_time_model* best = nullptr;
   std::int64_t best_s = 0;
   for (const auto& [name, m] : p.classes) {
-    if (name.rfind(format + "/s", 0) != 0 || name.size() < format.size() + 2 + suffix.size()) continue;
-    if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    if (!name.starts_with(format + "/s") || !name.ends_with(suffix) || name.size() < format.size() + 2 + suffix.size())
+      continue;
     const std::string digits = name.substr(format.size() + 2, name.size() - format.size() - 2 - suffix.size());
     if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::int64_t cs = std::stoll(digits);
@@ -61,13 +61,8 @@ const class_time_model* class_model(const device_profile& p, const instruction_r
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
   if (!m && r.where == unit::mmu) {
     const std::string format = prefix + (r.real_output ? "mmu-real" : "mmu-word");
-    const bool one_row = c.size() > one_row_suffix.size() &&
-                         c.compare(c.size() - one_row_suffix.size(), one_row_suffix.size(), one_row_suffix) == 0;
-    if (one_row) m = mmu_class(p, format, r.sizes.s, one_row_suffix);
-    if (!m) {
-      const auto multi_row = p.classes.find(format + "/s" + std::to_string(r.sizes.s));
-      m = multi_row != p.classes.end() ? &multi_row->second : mmu_class(p, format, r.sizes.s, "");
-    }
+    if (c.ends_with(one_row_suffix)) m = mmu_class(p, format, r.sizes.s, one_row_suffix);
+    if (!m) m = mmu_class(p, format, r.sizes.s, "");
   }
   if (!m) throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
   return m;
@@ -75,7 +70,7 @@ const class_time_model* class_model(const device_profile& p, const instruction_r
 
 bool has_concurrent_classes(const device_profile& p) {
   const auto it = p.classes.lower_bound(concurrent_class_prefix);
-  return it != p.classes.end() && it->first.rfind(concurrent_class_prefix, 0) == 0;
+  return it != p.classes.end() && it->first.starts_with(concurrent_class_prefix);
 }
 
 // A record's time when it overlaps others on the dag executor (its concurrent class), with the
