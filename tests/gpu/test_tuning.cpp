@@ -4,6 +4,7 @@
 // devices not in the table, and a tuned name on another architecture, get candidate 0.
 #include "catch.hpp"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -57,16 +58,24 @@ TEST_CASE("the choice is the least geometric mean over a candidate's rows") {
   };
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<std::vector<double>> times(3, std::vector<double>(8));
-    int want = 0;
-    double least = INFINITY;
+    std::array<double, 3> product{1, 1, 1};
+    int least = 0;
     for (int c = 0; c < 3; ++c) {
-      double product = 1;
-      for (double& t : times[c]) product *= (t = uniform());
-      if (product < least) least = product, want = c;
+      for (double& t : times[c]) product[c] *= (t = uniform());
+      if (product[c] < product[least]) least = c;
     }
-    CHECK(tune_choice(times) == want);
+    // Geometric means: the 8th root of the products.
+    const bool gain = std::pow(product[0] / product[least], 1.0 / 8) >= 1 + mmv::tool::kernels::kTuneMinGain;
+    CHECK(tune_choice(times) == (gain ? least : 0));
   }
   CHECK(tune_choice({{1.0, 4.0}, {2.2, 2.2}}) == 0);  // geometric means 2 and 2.2 (arithmetic: 2.5 and 2.2)
+  CHECK(tune_choice({{2.2, 2.2}, {1.0, 4.0}}) == 1);  // 2.2 against 2: 10% faster
+  // The margin: 1% faster replaces candidate 0, 0.5% does not, and the least still wins among
+  // the others.
+  CHECK(tune_choice({{1.0}, {1.0 / 1.011}, {1.0 / 1.02}}) == 2);
+  CHECK(tune_choice({{1.0}, {1.0 / 1.005}}) == 0);
+  CHECK(tune_choice({{1.0}, {1.0 / 1.011}}) == 1);
+  CHECK(tune_choice({{1.0}, {1.001}, {1.0 / 1.005}}) == 0);
   CHECK(tune_choice({}) == -1);
   CHECK(tune_choice({{1.0}, {}}) == -1);
   CHECK(tune_choice({{1.0}, {NAN}}) == -1);

@@ -43,15 +43,17 @@ std::vector<distribution> tune_distributions() {
 
 int tune_choice(const std::vector<std::vector<double>>& times) {
   int best = -1;
-  double best_log = INFINITY;
+  double best_log = INFINITY, first_log = INFINITY;
   for (std::size_t c = 0; c < times.size(); ++c) {
     if (times[c].empty()) return -1;
     double sum = 0;
     for (double t : times[c]) sum += std::log(t);
     if (!std::isfinite(sum)) return -1;
-    if (sum / double(times[c].size()) < best_log) best_log = sum / double(times[c].size()), best = int(c);
+    const double mean_log = sum / double(times[c].size());
+    if (c == 0) first_log = mean_log;
+    if (mean_log < best_log) best_log = mean_log, best = int(c);
   }
-  return best;
+  return best > 0 && first_log - best_log < std::log1p(kTuneMinGain) ? 0 : best;
 }
 
 int run_tune(const tune_options& o, std::ostream& os) {
@@ -149,7 +151,8 @@ int run_tune(const tune_options& o, std::ostream& os) {
     j["cuda_driver_version"] = runtime::cuda_version_string(dev.driver_version);
     j["n"] = b.n, j["reps"] = b.reps, j["warmup"] = b.warmup, j["input_sets"] = sets, j["seed"] = b.seed;
     j["timing"] = "kernels bench's: CUDA events around each call; median over reps, input sets rotated per call";
-    j["choice_rule"] = "per kernel, the candidate with the least geometric mean time_ms over its rows";
+    j["choice_rule"] = "per kernel, the candidate with the least geometric mean time_ms over its rows where that is at least " +
+                      std::to_string(int(kTuneMinGain * 100)) + "% below candidate 0's, else candidate 0";
     j["candidates"] = std::move(cand_json);
     j["rows"] = std::move(jrows);
     j["choice"] = std::move(choice);

@@ -26,8 +26,15 @@ struct tune_options {
 // matmul_scan has one row per dtype).
 std::vector<inputs::distribution> tune_distributions();
 
-// The candidate with the least geometric mean time: times[c] = candidate c's median times on the
-// same inputs in the same order. -1 when times is empty or a candidate has no time or a non-finite one.
+// A candidate replaces candidate 0 only when it is this much faster (geometric means, as a
+// fraction): two sweeps of one H100 put SSCR's c2 0.1% behind and 0.1% ahead of c0, and a second
+// bench run on one card moves SCD by up to 0.7%; a smaller margin would follow the noise.
+inline constexpr double kTuneMinGain = 0.01;
+
+// The candidate with the least geometric mean time, if that is at least kTuneMinGain faster than
+// candidate 0's (t0 / t >= 1 + kTuneMinGain), else 0: times[c] = candidate c's median times on
+// the same inputs in the same order. -1 when times is empty or a candidate has no time or a
+// non-finite one.
 int tune_choice(const std::vector<std::vector<double>>& times);
 
 // Times every candidate of every fused kernel (V0, forced in turn: tuning::force), prints the
