@@ -29,7 +29,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from results_common import RESULTS, ROOT  # noqa: E402
 from tables_kernels import (t_ablation, t_ablation_ratio, t_bench, t_check_summary, t_copy_fraction,  # noqa: E402
-                           t_latency, t_ncu_mix, t_sass_mix, t_scd, t_spmv, t_tuning, t_unaligned,
+                           t_latency, t_ncu_mix, t_ncu_stalls, t_sass_mix, t_scd, t_spmv, t_tuning, t_unaligned,
                            t_v3_accuracy)
 from tables_runs import (t_fused_prediction, t_fused_prediction_summary, t_heldout, t_multi_gpu,  # noqa: E402
                          t_state_passing_distributed, t_state_passing_sweep, t_suites)
@@ -37,10 +37,10 @@ from tables_runs import (t_fused_prediction, t_fused_prediction_summary, t_heldo
 MARKER = re.compile(r"(<!-- table: ([A-Za-z0-9_:.-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
 
 # Every table a page can name; an argument after the colon picks the dtype or the GPU
-# (bench:i32, spmv:H100, scd:H200, fused_prediction:H100, heldout:H200).
+# (bench:i32, spmv:H100, scd:H200, fused_prediction:H100, heldout:H200, ncu_stalls:scd:H200).
 TABLES = {"bench": t_bench, "copy_fraction": t_copy_fraction, "ablation": t_ablation,
           "ablation_ratio": t_ablation_ratio, "unaligned": t_unaligned, "tuning": t_tuning, "latency": t_latency,
-          "ncu_mix": t_ncu_mix, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
+          "ncu_mix": t_ncu_mix, "ncu_stalls": t_ncu_stalls, "sass_mix": t_sass_mix, "check_summary": t_check_summary,
           "v3_accuracy": t_v3_accuracy, "suites": t_suites, "multi_gpu": t_multi_gpu,
           "state_passing_distributed": t_state_passing_distributed,
           "state_passing_sweep": t_state_passing_sweep, "heldout": t_heldout,

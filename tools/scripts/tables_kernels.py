@@ -2,6 +2,7 @@
 latency, instruction mixes, checks and SpMV (results_tables.py assembles them)."""
 import importlib.util
 import re
+import statistics
 
 from results_common import DISTS, RESULTS, ROOT, bench_rows, dist_cells, fused, load, source, table
 
@@ -152,6 +153,34 @@ def t_ncu_mix(_):
     return (source(name, doc, f"n = {doc['n']:,}, {doc['dtype']}; ncu at its own clocks") + f"\n\n" +
             table(["kernel", "segments", "variant", "warp instructions (M)", "tensor pipe (%)",
                    "issued per scheduler-cycle", "DRAM throughput (%)", "time (ms)"], body))
+
+
+def t_ncu_stalls(arg):
+    """Where a kernel's time goes by ncu, per setting: medians over its launches (ncu_stalls:scd:H200)."""
+    what, _, gpu = arg.partition(":")
+    name = f"ncu_stalls_{what}_{gpu}.json"
+    doc = load(name)
+    groups = {}
+    for r in doc["rows"]:
+        if what == "state_passing" and "split_kernel" not in r["kernel"]:
+            continue  # the tensor-core methods share the files; the table is the CUDA-core chain's
+        label = r["label"].removeprefix("state_passing_").removesuffix(f"_{gpu}")
+        groups.setdefault((label, re.sub(r"\(.*", "", r["kernel"]).replace("void ", "")), []).append(r)
+    med = lambda rs, f: statistics.median(f(r) for r in rs)
+    body = []
+    for (label, kernel), rs in groups.items():
+        share = lambda k: med(rs, lambda r: r["stall_share_pct"].get(k, 0.0))
+        reasons = sorted({k for r in rs for k in r["stall_share_pct"]}, key=lambda k: -share(k))[:3]
+        body.append([label, f"`{kernel}`", str(len(rs)), f"{med(rs, lambda r: r['time_ns']) / 1e3:.1f}",
+                     f"{med(rs, lambda r: r['dram_throughput_pct_of_peak']):.1f}",
+                     f"{med(rs, lambda r: r['warp_instructions']) / 1e6:.1f}",
+                     f"{med(rs, lambda r: r['issue_active_pct']):.1f}", f"{med(rs, lambda r: r['warps_active_pct']):.1f}",
+                     f"{med(rs, lambda r: r['registers_per_thread']):.0f}",
+                     ", ".join(f"{k} {share(k):.0f}" for k in reasons)])
+    return (source(name, doc, f"commit {doc['commit']}; ncu, clocks not locked; medians over each setting's launches") +
+            "\n\n" + table(["setting", "kernel", "launches", "time (µs)", "DRAM (% of peak)", "warp instructions (M)",
+                             "issue slots busy (%)", "warp slots occupied (%)", "registers",
+                             "largest stall reasons (% of stall cycles)"], body))
 
 
 # The kernels' mangled names: device::<kernel>_kernel<T, Unit, tile_policy> with Unit an agent's
