@@ -80,11 +80,25 @@ struct forced_candidate {
   }
 };
 
-// Items per tile of every fused kernel as variant v now; they agree for every candidate index.
-std::int64_t tile_of(ab::variant v) {
-  const std::int64_t t = ab::tile_items(tuning::kernel::matmul_scan, v);
-  for (auto k : tuning::kKernels) REQUIRE(ab::tile_items(k, v) == t);
+// The items per tile of the fused kernels as variant v now, each size once, ascending (SCD's
+// candidate 1 tiles differ from the others').
+std::vector<std::int64_t> tile_sizes(ab::variant v) {
+  std::vector<std::int64_t> t;
+  for (auto k : tuning::kKernels) t.push_back(ab::tile_items(k, v));
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
   return t;
+}
+
+// Sizes around every tile boundary `around(T)` names, for each tile size T of variant v.
+template <class F>
+std::vector<std::int64_t> sizes_around_tiles(ab::variant v, F around) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t T : tile_sizes(v))
+    for (std::int64_t n : around(T)) out.push_back(n);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 const std::vector<std::int64_t> sizes{1, 33, 4095, 4097, 100003, (1 << 20) + 3};
@@ -133,13 +147,12 @@ TEST_CASE("the tensor-core variants (ablation.hpp: V1 _tc, V2 _tc_rows, V3 _tc_w
   require_pass("sscr_segmented_scan_tc_warp,scd_segmented_sum_tc_warp", sizes, dists);
 }
 
-// SSCR and SCD as variant v on 3 tiles + 5 items: the results, one clock value per tile (> 0),
-// and none past ablation::tiles (a sentinel after them).
-void check_tile_clock(ab::variant v) {
-  INFO(ab::variant_name(v) << " on tiles of " << tile_of(v) << " items");
-  const std::int64_t n = 3 * tile_of(v) + 5, tiles = ab::tiles(tuning::kernel::sscr_segmented_scan, v, n);
+// SSCR or SCD (k) as variant v on 3 of its tiles + 5 items: the results, one clock value per
+// tile (> 0), and (SCD) none past ablation::tiles (a sentinel after them).
+void check_tile_clock(ab::variant v, tuning::kernel k) {
+  INFO(ab::variant_name(v) << " " << tuning::kernel_name(k) << " on tiles of " << ab::tile_items(k, v) << " items");
+  const std::int64_t n = 3 * ab::tile_items(k, v) + 5, tiles = ab::tiles(k, v, n);
   REQUIRE(tiles == 4);
-  REQUIRE(ab::tiles(tuning::kernel::scd_segmented_sum, v, n) == tiles);
   std::vector<float> x(static_cast<std::size_t>(n));
   std::vector<std::uint8_t> flags(static_cast<std::size_t>(n));
   std::vector<float> want(x.size());
@@ -151,7 +164,7 @@ void check_tile_clock(ab::variant v) {
   runtime::device_buffer dx(4 * x.size()), dflags(flags.size()), dout(4 * x.size()), dcycles(8 * std::size_t(tiles));
   runtime::check(cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice), "copy x");
   runtime::check(cudaMemcpy(dflags.get(), flags.data(), dflags.bytes(), cudaMemcpyHostToDevice), "copy flags");
-  {
+  if (k == tuning::kernel::sscr_segmented_scan) {
     runtime::check(cudaMemset(dcycles.get(), 0, dcycles.bytes()), "clear cycles");
     std::size_t tb = 0;
     ab::sscr_segmented_scan(v, dx.as<float>(), dflags.as<std::uint8_t>(), dout.as<float>(), n, nullptr, tb);
@@ -164,6 +177,7 @@ void check_tile_clock(ab::variant v) {
     runtime::check(cudaMemcpy(cycles.data(), dcycles.get(), dcycles.bytes(), cudaMemcpyDeviceToHost), "copy cycles");
     CHECK(got == want);
     for (long long c : cycles) CHECK((c > 0 && c < (1LL << 40)));
+    return;
   }
   // SCD: its segments' sums, and no tile clock written past tiles entries (a sentinel after them).
   std::vector<float> want_sums;
@@ -203,10 +217,12 @@ TEST_CASE("the tile clock probe records every tile (and no more) and leaves the 
   for (int i = 0; i < tuning::kCandidates; ++i) {
     const forced_candidate forced(i);
     INFO("tile policy candidate " << i);
-    check_tile_clock(ab::variant::cuda_cores);
-    if (i == 0)  // V1-V3 run candidate 0 whatever is forced
-      for (auto v : {ab::variant::tensor_cores, ab::variant::tensor_core_rows, ab::variant::tensor_core_warp})
-        check_tile_clock(v);
+    for (auto k : {tuning::kernel::sscr_segmented_scan, tuning::kernel::scd_segmented_sum}) {
+      check_tile_clock(ab::variant::cuda_cores, k);
+      if (i == 0)  // V1-V3 run candidate 0 whatever is forced
+        for (auto v : {ab::variant::tensor_cores, ab::variant::tensor_core_rows, ab::variant::tensor_core_warp})
+          check_tile_clock(v, k);
+    }
   }
 }
 
@@ -248,9 +264,10 @@ TEST_CASE("the fused kernels run the tile policy the tuning table chooses for th
 TEST_CASE("every tile policy candidate of the fused kernels matches the CPU reference", "[ours]") {
   for (int i = 0; i < tuning::kCandidates; ++i) {
     const forced_candidate forced(i);
-    const std::int64_t T = tile_of(ab::variant::cuda_cores);
-    INFO("tile policy candidate " << i << ": " << T << " items per tile");
-    require_pass("ours", {T - 1, T, T + 1, 2 * T + 1, 5 * T - 3, (1 << 20) + 3}, dists);
+    INFO("tile policy candidate " << i);
+    require_pass("ours", sizes_around_tiles(ab::variant::cuda_cores, [](std::int64_t T) {
+                   return std::vector<std::int64_t>{T - 1, T, T + 1, 2 * T + 1, 5 * T - 3, (1 << 20) + 3};
+                 }), dists);
   }
 }
 
@@ -269,10 +286,11 @@ TEST_CASE("the fused kernels are right at every shared pointer offset (1..15 ite
           "[ours]") {
   for (int i = 0; i < tuning::kCandidates; ++i) {  // V0 on every tile policy candidate; V1-V3 run candidate 0
     const forced_candidate forced(i);
-    const std::int64_t T = tile_of(ab::variant::cuda_cores);
-    INFO("tile policy candidate " << i << ": " << T << " items per tile");
+    INFO("tile policy candidate " << i);
     for (std::int64_t h = 1; h <= 15; ++h) {
-      std::vector<std::int64_t> sizes{1, h, T - 1, T, T + 1, 2 * T - h, 2 * T - h + 1, 3 * T + 5};
+      std::vector<std::int64_t> sizes = sizes_around_tiles(ab::variant::cuda_cores, [h](std::int64_t T) {
+        return std::vector<std::int64_t>{1, h, T - 1, T, T + 1, 2 * T - h, 2 * T - h + 1, 3 * T + 5};
+      });
       if (h == 5 || h == 13) sizes.push_back((1 << 20) + 3);
       const bool ablation = i == 0 && (h == 1 || h == 2 || h == 3 || h == 5 || h == 7 || h == 13);
       require_pass(ablation ? "ours,ablation" : "ours", sizes,
@@ -289,11 +307,12 @@ TEST_CASE("the fused kernels are right when x, flags and out sit at different of
   for (int c = 0; c < tuning::kCandidates; ++c) {  // V0 on every tile policy candidate; V1-V3 run candidate 0
     const forced_candidate forced(c);
     const auto ks = kernels_named(c == 0 ? "ours,ablation" : "ours");
-    const std::int64_t T = tile_of(ab::variant::cuda_cores);
+    std::vector<std::int64_t> ns{4097, (1 << 20) + 3};
+    for (std::int64_t T : tile_sizes(ab::variant::cuda_cores)) ns.push_back(3 * T + 5);
     for (const offsets a : {offsets{1, 2, 1}, offsets{1, 1, 2}, offsets{0, 1, 0}, offsets{3, 0, 3}, offsets{2, 6, 2},
                             offsets{0, 4, 0}})
       for (dtype t : {dtype::f32, dtype::i32})
-        for (std::int64_t n : {std::int64_t(4097), 3 * T + 5, std::int64_t((1 << 20) + 3)}) {
+        for (std::int64_t n : ns) {
           const auto d = distribution::parse("geometric:32");
           std::vector<std::uint32_t> hx(n), hout(n);
           std::vector<std::uint8_t> hf(n);
