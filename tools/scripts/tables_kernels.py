@@ -7,9 +7,10 @@ import statistics
 from results_common import DISTS, RESULTS, ROOT, bench_rows, dist_cells, fused, load, source, table
 
 
-def t_bench(dtype):
-    """Every kernel of the full bench run, G items/s by segment length."""
-    name = "gpu_bench_H100.json"
+def t_bench(arg):
+    """Every kernel of the full bench run, G items/s by segment length (bench:f32, bench:f32:H200)."""
+    dtype, _, gpu = arg.partition(":")
+    name = f"gpu_bench_{gpu or 'H100'}.json"
     doc = load(name)
     rows = bench_rows(doc, dtype)
     # The docs' rows: order and prose labels (e.g. "uint8 keys") are the page's, not fields of the JSON.
@@ -29,10 +30,11 @@ def t_bench(dtype):
             table(["kernel"] + [h for _, h in DISTS], body))
 
 
-def t_copy_fraction(dtype):
+def t_copy_fraction(arg):
     """The fused kernels' bandwidth as a share of the copy's, and their byte floor's share of
-    the read-only ceiling."""
-    name = "gpu_bench_H100.json"
+    the read-only ceiling (copy_fraction:f32, copy_fraction:f32:H200)."""
+    dtype, _, gpu = arg.partition(":")
+    name = f"gpu_bench_{gpu or 'H100'}.json"
     doc = load(name)
     rows = bench_rows(doc, dtype)
     pct = lambda v: f"{100 * v:.0f}"
