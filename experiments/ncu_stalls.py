@@ -9,8 +9,8 @@ Each CSV is the output of `ncu --clock-control none --csv --page raw --section W
 program's own lines before ncu's header are skipped. LABELS name the launches in order (the
 distribution or setting each ran); a CSV without them is labelled by its file name. A row holds
 the kernel, its time, DRAM throughput, executed warp instructions, issue-slot and warp occupancy,
-registers and grid, and each stall reason's share of all stalls (ncu's per-issue warp stall
-ratios, summed over reasons, as percentages).
+registers and grid, and each stall reason's share of the stall cycles: ncu's per-issue warp
+stall ratios summed over the reasons, `selected` (a warp issuing, not stalled) left out.
 """
 import argparse
 import csv
@@ -39,7 +39,10 @@ def number(text):
 
 def launches(path):
     """The rows of one ncu CSV as {column: value}, with the units row dropped."""
-    lines = pathlib.Path(path).read_text().splitlines()
+    try:
+        lines = pathlib.Path(path).read_text().splitlines()
+    except OSError as e:
+        sys.exit(f"ncu_stalls.py: cannot read {path}: {e.strerror}")
     start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
     if start is None:
         sys.exit(f"ncu_stalls.py: {path} holds no ncu CSV header")
@@ -56,7 +59,10 @@ def summarize(raw, label):
         row[field] = number(raw[metric])
     stalls = {k[len(STALL_PREFIX):-len(STALL_SUFFIX)]: number(v) for k, v in raw.items()
               if k.startswith(STALL_PREFIX) and k.endswith(STALL_SUFFIX) and v not in ("", "n/a")}
+    stalls.pop("selected", None)  # the warp issuing: not a stall
     total = sum(stalls.values())
+    if total <= 0:
+        sys.exit(f"ncu_stalls.py: no stall samples for {raw['Kernel Name']} (was WarpStateStats collected?)")
     row["stall_cycles_per_issue"] = total
     row["stall_share_pct"] = {k: 100 * v / total for k, v in sorted(stalls.items(), key=lambda kv: -kv[1]) if v > 0}
     return row

@@ -167,7 +167,8 @@ const std::vector<command_doc> docs{
                  {"--out", "FILE.json", "write the rows and choices as JSON (schema mmvram-gpu-tune/1)"}},
      .note = "V0 of matmul_scan, sscr_segmented_scan and scd_segmented_sum on each compiled-in tile policy\n"
              "  (mmvram/gpu/tuning.hpp), timed as kernels bench times; a kernel's choice is the candidate with\n"
-             "  the least geometric mean time over its rows. It prints the table row of gpu/kernels/src/tuning.cpp\n"
+             "  the least geometric mean time over its rows if that is at least 1% faster than candidate 0's,\n"
+             "  else candidate 0. It prints the table row of gpu/kernels/src/tuning.cpp\n"
              "  for this device (docs/kernels.md \"Per-device tuning\")."},
     {.name = "kernels accuracy",
      .synopsis = "kernels accuracy [options]",

@@ -152,7 +152,7 @@ int run_tune(const tune_options& o, std::ostream& os) {
     j["n"] = b.n, j["reps"] = b.reps, j["warmup"] = b.warmup, j["input_sets"] = sets, j["seed"] = b.seed;
     j["timing"] = "kernels bench's: CUDA events around each call; median over reps, input sets rotated per call";
     j["choice_rule"] = "per kernel, the candidate with the least geometric mean time_ms over its rows where that is at least " +
-                      std::to_string(int(kTuneMinGain * 100)) + "% below candidate 0's, else candidate 0";
+                      std::to_string(int(kTuneMinGain * 100)) + "% faster than candidate 0's (t0 / t >= 1 + margin), else candidate 0";
     j["candidates"] = std::move(cand_json);
     j["rows"] = std::move(jrows);
     j["choice"] = std::move(choice);

@@ -22,13 +22,14 @@ struct entry {
 };
 
 // One row per tuned device, each the `choice` of its stored sweep (mmvram kernels tune, n = 2^28,
-// f32 and i32, the candidate with the least geometric mean time over its rows); docs/kernels.md
-// ("Per-device tuning") has the numbers.
+// f32 and i32, the candidate with the least geometric mean time over its rows where that is at
+// least 1% faster than candidate 0's: tools/kernels/tune.hpp); docs/kernels.md ("Per-device
+// tuning") has the numbers.
 constexpr entry kTable[] = {
-    // experiments/results/gpu_tuning_H100.json (SCD on 3-pass tiles at 3 blocks per SM: 8.0% faster)
+    // experiments/results/gpu_tuning_H100.json (SCD on 3-pass tiles at 3 blocks per SM: 1.5% faster)
     {"NVIDIA H100 80GB HBM3", 9, 0, {0, 0, 2}},
     // experiments/results/gpu_tuning_H200.json (SSCR and SCD on 3-pass tiles at 3 blocks per SM:
-    // 2.7% and 14.5% faster)
+    // 2.5% and 3.8% faster)
     {"NVIDIA H200", 9, 0, {0, 2, 2}},
 };
 
