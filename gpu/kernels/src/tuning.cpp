@@ -26,10 +26,10 @@ struct entry {
 // least 1% faster than candidate 0's: tools/kernels/tune.hpp); docs/kernels.md ("Per-device
 // tuning") has the numbers.
 constexpr entry kTable[] = {
-    // experiments/results/gpu_tuning_H100.json (SCD on 3-pass tiles at 3 blocks per SM: 1.5% faster)
+    // experiments/results/gpu_tuning_H100.json (SCD on 3-pass tiles at 3 blocks per SM: 1.4% faster)
     {"NVIDIA H100 80GB HBM3", 9, 0, {0, 0, 2}},
     // experiments/results/gpu_tuning_H200.json (SSCR and SCD on 3-pass tiles at 3 blocks per SM:
-    // 2.5% and 3.8% faster)
+    // 2.3% and 3.9% faster)
     {"NVIDIA H200", 9, 0, {0, 2, 2}},
 };
 
