@@ -20,6 +20,8 @@ import json
 import pathlib
 import sys
 
+from ncu_stalls import launches as ncu_csv_launches
+
 # A kernel's family: the first rule whose name fragment it holds (gather_strided_impl is the
 # `stream` class's gather-strided instruction, so it comes before the scatter/gather rule).
 KERNEL_RULES = [("for_each_kernel<mmv::mmu", "mmu"), ("cutlass", "mmu"), ("gemv", "mmu"), ("gemm", "mmu"),
@@ -42,20 +44,6 @@ def family_of_class(cls):
     return next((fam for start, fam in CLASS_RULES if cls.startswith(start)), "other")
 
 
-def ncu_launches(path):
-    """The launches of one ncu CSV (--page raw) as {column: value}, the units row dropped."""
-    try:
-        lines = pathlib.Path(path).read_text().splitlines()
-    except OSError as e:
-        sys.exit(f"graph_breakdown.py: cannot read {path}: {e.strerror}")
-    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
-    if start is None:
-        sys.exit(f"graph_breakdown.py: {path} holds no ncu CSV header")
-    rows = list(csv.reader(lines[start:]))
-    header = rows[0]
-    return [dict(zip(header, r)) for r in rows[2:] if len(r) == len(header)]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
@@ -69,7 +57,7 @@ def main():
         sys.exit(f"graph_breakdown.py: {a.run} is not a timed graph run report ({e})")
     if run.get("executor") != "graph" or span is None or predicted_span is None:
         sys.exit(f"graph_breakdown.py: {a.run} is not a timed, priced graph-executor run")
-    launches = ncu_launches(a.ncu)
+    launches = ncu_csv_launches(a.ncu, "graph_breakdown.py")
     half = len(launches) // 2
     if not launches or len(launches) % 2:
         sys.exit(f"graph_breakdown.py: {a.ncu} holds {len(launches)} launches, not two runs' worth")

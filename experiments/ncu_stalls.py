@@ -37,15 +37,16 @@ def number(text):
     return float(text.replace(",", ""))
 
 
-def launches(path):
-    """The rows of one ncu CSV as {column: value}, with the units row dropped."""
+def launches(path, tool="ncu_stalls.py"):
+    """The rows of one ncu CSV (`--csv --page raw`, the program's own lines before the header) as
+    {column: value}, with the units row dropped; exits with a one-line error naming `tool`."""
     try:
         lines = pathlib.Path(path).read_text().splitlines()
     except OSError as e:
-        sys.exit(f"ncu_stalls.py: cannot read {path}: {e.strerror}")
+        sys.exit(f"{tool}: cannot read {path}: {e.strerror}")
     start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
     if start is None:
-        sys.exit(f"ncu_stalls.py: {path} holds no ncu CSV header")
+        sys.exit(f"{tool}: {path} holds no ncu CSV header")
     rows = list(csv.reader(lines[start:]))
     header = rows[0]
     return [dict(zip(header, r)) for r in rows[2:] if len(r) == len(header)]
