@@ -27,8 +27,8 @@ struct tune_options {
 std::vector<inputs::distribution> tune_distributions();
 
 // A candidate replaces candidate 0 only when it is this much faster (geometric means, as a
-// fraction): sweeps on H100s of two sessions put SSCR's c2 0.1% behind and 0.1% ahead of c0, and
-// three bench runs of SCD spread by up to 1.1% a point; a smaller margin would follow the noise.
+// fraction): two H100 sweeps put SSCR's c2 level with c0 and 0.1% ahead of it, and two bench runs
+// of SCD on two H100s differ by up to 1.1% a point; a smaller margin would follow the noise.
 inline constexpr double kTuneMinGain = 0.01;
 
 // The candidate with the least geometric mean time, if that is at least kTuneMinGain faster than
