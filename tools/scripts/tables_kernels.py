@@ -7,11 +7,17 @@ import statistics
 from results_common import DISTS, RESULTS, ROOT, bench_rows, dist_cells, fused, load, source, table
 
 
-def t_bench(arg):
-    """Every kernel of the full bench run, G items/s by segment length (bench:f32, bench:f32:H200)."""
+def bench_run(arg):
+    """The full bench run that a table's argument names ("f32" or "f32:H200"; the H100's by
+    default): its file name, its JSON and the dtype."""
     dtype, _, gpu = arg.partition(":")
     name = f"gpu_bench_{gpu or 'H100'}.json"
-    doc = load(name)
+    return name, load(name), dtype
+
+
+def t_bench(arg):
+    """Every kernel of the full bench run, G items/s by segment length (bench:f32, bench:f32:H200)."""
+    name, doc, dtype = bench_run(arg)
     rows = bench_rows(doc, dtype)
     # The docs' rows: order and prose labels (e.g. "uint8 keys") are the page's, not fields of the JSON.
     kernels = [("copy", "copy (ceiling)"), ("read_only_reduce", "read-only reduction (ceiling)"),
@@ -33,9 +39,7 @@ def t_bench(arg):
 def t_copy_fraction(arg):
     """The fused kernels' bandwidth as a share of the copy's, and their byte floor's share of
     the read-only ceiling (copy_fraction:f32, copy_fraction:f32:H200)."""
-    dtype, _, gpu = arg.partition(":")
-    name = f"gpu_bench_{gpu or 'H100'}.json"
-    doc = load(name)
+    name, doc, dtype = bench_run(arg)
     rows = bench_rows(doc, dtype)
     pct = lambda v: f"{100 * v:.0f}"
     body = []
