@@ -1,7 +1,8 @@
 // `mmvram calibrate`: times single instructions on a timing backend over a grid of sizes (and
 // s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth, the
 // bytes past the device's L2 size at a bandwidth of their own (+ work / rate where the class has
-// work beyond its bytes). Never fitted on whole algorithms.
+// work beyond its bytes); then one product per s on fixed words (the MMU shapes). Never fitted on
+// whole algorithms.
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -59,6 +60,14 @@ std::pair<double, instruction_record> time_one(machine& m, int repeat, bool inte
   return timed[timed.size() / 2];
 }
 
+// The s x s matrix of MatMulScan's products (1 on and above the diagonal): every product timed.
+std::vector<word> scan_matrix(int s) {
+  std::vector<word> ones(static_cast<std::size_t>(s) * s);
+  for (int k = 0; k < s; ++k)
+    for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+  return ones;
+}
+
 // Receives one timing: class, m, s, and the median time with its record.
 using class_recorder = std::function<void(const std::string&, std::int64_t, int, const std::pair<double, instruction_record>&)>;
 
@@ -67,9 +76,7 @@ using class_recorder = std::function<void(const std::string&, std::int64_t, int,
 void time_one_row_products(const calibrate_options& o, const std::string& executor, bool interleaved, bool chained,
                            inputs::stream& draws, const class_recorder& record) {
   for (int s : o.mmu_s) {
-    std::vector<word> ones(static_cast<std::size_t>(s) * s);
-    for (int k = 0; k < s; ++k)
-      for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+    const std::vector<word> ones = scan_matrix(s);
     machine ms(config_of(o, executor, s, number_format::integer));
     const word_vec xs = ms.load<word>(inputs::bounded_words(draws, s, 1000, false), "x"), wm = ms.load<word>(ones, "w");
     record("mmu-word/s" + std::to_string(s) + one_row_suffix, s, s,
@@ -110,29 +117,30 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
     const word_vec mk = w.load<word>(mask, "mask"), ps = w.load<word>(pos, "pos");
     record("compress", m, 16, time_one(w, o.repeat, interleaved, chained, [&] { w.compress(x, mk, ps); }));
     for (int s : o.mmu_s) {
-      if (m % s != 0 || static_cast<double>(m) * s > o.max_work) continue;
+      // m rounded down to whole rows of s (m itself for the powers of two it is a multiple of).
+      const std::int64_t ms_words = m - m % s;
+      if (ms_words < s || static_cast<double>(ms_words) * s > o.max_work) continue;
+      const auto row_words = [&](word hi) { return inputs::bounded_words(draws, ms_words, hi, false); };
       machine ms(config_of(o, executor, s, number_format::integer));
-      const word_vec xs = ms.load<word>(words(1000), "x"), fs = ms.load<word>(words(1), "f");
-      record("revspec", m, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
-      std::vector<word> ones(static_cast<std::size_t>(s) * s);
-      for (int k = 0; k < s; ++k)
-        for (int j = 0; j < s; ++j) ones[static_cast<std::size_t>(k * s + j)] = k <= j;
+      const word_vec xs = ms.load<word>(row_words(1000), "x"), fs = ms.load<word>(row_words(1), "f");
+      record("revspec", ms_words, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
+      const std::vector<word> ones = scan_matrix(s);
       const word_vec wm = ms.load<word>(ones, "w");
       // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words, not
       // below 2s where m >= 2s: one row is a class of its own), as in an algorithm, where every MMU
       // instruction has its own shape (not cached by the library; at m = 2s all are alike). Back
       // to back, the same product again and again.
-      const std::int64_t fewest = std::min<std::int64_t>(m, 2 * s);
-      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max(fewest, m - s * (k % 8)) : m; };
+      const std::int64_t fewest = std::min<std::int64_t>(ms_words, 2 * s);
+      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max(fewest, ms_words - s * (k % 8)) : ms_words; };
       std::int64_t k = 0;
-      record("mmu-word/s" + std::to_string(s), m, s, time_one(ms, o.repeat, interleaved, chained, [&] {
+      record("mmu-word/s" + std::to_string(s), ms_words, s, time_one(ms, o.repeat, interleaved, chained, [&] {
                ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, executor, s, number_format::float64));
-      const std::vector<real> xr = inputs::bounded_reals(draws, m, false, false), onesr(ones.begin(), ones.end());
+      const std::vector<real> xr = inputs::bounded_reals(draws, ms_words, false, false), onesr(ones.begin(), ones.end());
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
-      record("mmu-real/s" + std::to_string(s), m, s, time_one(mr, o.repeat, interleaved, chained, [&] {
+      record("mmu-real/s" + std::to_string(s), ms_words, s, time_one(mr, o.repeat, interleaved, chained, [&] {
                mr.mmu(interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
              }));
     }
@@ -142,12 +150,69 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
   time_one_row_products(o, executor, interleaved, chained, draws, record);
 }
 
+// Times a multi-row product of every s from 2 to the largest calibrated one, per format, on the
+// same 2^22 words (at most --max-m; rounded down to whole rows of s): the profile's MMU shapes,
+// how the shape of s changes a product's speed where s has no class of its own.
+void time_mmu_shapes(const calibrate_options& o, bool interleaved, bool chained, inputs::stream& draws,
+                     std::vector<mmu_shape_point>& shapes) {
+  if (o.mmu_s.empty()) return;
+  const std::int64_t words = std::min<std::int64_t>(o.max_m, std::int64_t{1} << 22);
+  const std::vector<word> xw = inputs::bounded_words(draws, words, 1000, false);
+  const std::vector<real> xr = inputs::bounded_reals(draws, words, false, false);
+  const int largest = *std::max_element(o.mmu_s.begin(), o.mmu_s.end());
+  for (int s = 2; s <= largest; ++s) {
+    const std::int64_t m = words - words % s;
+    if (m < 2 * s) continue;  // one row is a class of its own
+    const std::vector<word> ones = scan_matrix(s);
+    machine ms(config_of(o, o.executor, s, number_format::integer));
+    const word_vec x = ms.load<word>(std::vector<word>(xw.begin(), xw.begin() + m), "x"), w = ms.load<word>(ones, "w");
+    shapes.push_back({"mmu-word", s, m, time_one(ms, o.repeat, interleaved, chained, [&] { ms.mmu(x, w); }).first});
+    machine mr(config_of(o, o.executor, s, number_format::float64));
+    const real_vec xv = mr.load<real>(std::vector<real>(xr.begin(), xr.begin() + m), "x");
+    const real_vec wv = mr.load<real>(std::vector<real>(ones.begin(), ones.end()), "w");
+    shapes.push_back({"mmu-real", s, m, time_one(mr, o.repeat, interleaved, chained, [&] { mr.mmu(xv, wv); }).first});
+    if (!o.quiet)
+      std::fprintf(stderr, "calibrate shape s=%-4d m=%-10lld word %12.1f ns  real %12.1f ns\n", s, static_cast<long long>(m),
+                   shapes[shapes.size() - 2].measured_ns, shapes.back().measured_ns);
+  }
+}
+
+// Graph profiles: seven instructions of different kernels (add, an MMU product, shift, gather,
+// select, scatter, add of a constant) on m words, for m = 2^8, 2^12, 2^16, 2^20 (at most --max-m),
+// timed as one chain taking turns and each as a chain of itself: the profile's node switches.
+void time_node_switches(const calibrate_options& o, inputs::stream& draws, device_profile& p) {
+  for (std::int64_t m = 256; m <= std::min<std::int64_t>(o.max_m, std::int64_t{1} << 20); m *= 16) {
+    const int s = 16;
+    machine w(config_of(o, o.executor, s, number_format::integer));
+    const word_vec x = w.load<word>(inputs::bounded_words(draws, m, 1000, false), "x");
+    const word_vec y = w.load<word>(inputs::bounded_words(draws, m, 1000, false), "y");
+    const word_vec f = w.load<word>(inputs::bounded_words(draws, m, 1, false), "f");
+    std::vector<word> idx = inputs::bounded_words(draws, m, m - 1, false);
+    std::sort(idx.begin(), idx.end());
+    const word_vec gi = w.load<word>(idx, "idx"), wm = w.load<word>(scan_matrix(s), "w");
+    const word_vec si = w.iota(m / 16, 0, 16), sv = w.gather_strided(x, 0, 16, m / 16);
+    const std::vector<std::function<void()>> ops = {
+        [&] { (void)w.add(x, y); },        [&] { (void)w.mmu(x, wm); },    [&] { (void)w.shift(x, 1, word{0}); },
+        [&] { (void)w.gather(x, gi); },    [&] { (void)w.select(f, x, y); }, [&] { (void)w.scatter(x, si, sv); },
+        [&] { (void)w.add(x, word{3}); }};
+    double own = 0;
+    for (const auto& op : ops) own += time_one(w, o.repeat, false, true, op).first;
+    const double round = time_one(w, o.repeat, false, true, [&] { for (const auto& op : ops) op(); }).first;
+    const double n = static_cast<double>(ops.size());
+    p.node_switches.push_back({m, round / n, own / n});
+    if (!o.quiet)
+      std::fprintf(stderr, "calibrate switch m=%-10lld mixed %10.1f ns  own %10.1f ns per node\n", static_cast<long long>(m),
+                   round / n, own / n);
+  }
+}
+
 }  // namespace
 
 namespace {
 // The table of the fitted classes, one line each.
 void print_classes(const device_profile& p, const std::string& out) {
-  std::printf("knee (L2) %lld bytes\n", static_cast<long long>(p.l2_bytes));
+  std::printf("knee (L2) %lld bytes; MMU shapes %zu; node switch points %zu\n", static_cast<long long>(p.l2_bytes),
+              p.mmu_shapes.size(), p.node_switches.size());
   std::printf("%-25s %12s %14s %14s %6s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "past_knee_GB/s",
               "knee", "rate_Gop/s", "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
@@ -192,6 +257,8 @@ int command_calibrate(const calibrate_options& o) {
   };
 
   time_classes(o, o.executor, interleaved, chained, draws, record);
+  time_mmu_shapes(o, interleaved, chained, draws, p.mmu_shapes);
+  if (chained) time_node_switches(o, draws, p);
   // A graph profile also holds each class timed with its instructions overlapping on the dag
   // executor's branches ("concurrent:" classes): what a run on that executor cannot go below.
   if (chained)

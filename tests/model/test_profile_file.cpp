@@ -40,6 +40,31 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   CHECK(q.classes.at("stream").host_ns == 2500);
   REQUIRE(q.points.size() == 1);
   CHECK(q.points[0].host_ns == 2600);
+  CHECK(q.mmu_shapes.empty());
+  CHECK(q.node_switches.empty());
+  // The MMU shapes and the node switches come back as written.
+  p.mmu_shapes = {{"mmu-word", 3, 4194303, 81000.5}, {"mmu-real", 4, 4194304, 50000}};
+  p.node_switches = {{256, 2100, 1800.25}};
+  mmv::write_profile(path, p);
+  const auto r = mmv::read_profile(path);
+  REQUIRE(r.mmu_shapes.size() == 2);
+  CHECK(r.mmu_shapes[0].format == "mmu-word");
+  CHECK(r.mmu_shapes[0].s == 3);
+  CHECK(r.mmu_shapes[0].m == 4194303);
+  CHECK(r.mmu_shapes[0].measured_ns == 81000.5);
+  CHECK(r.mmu_shapes[1].format == "mmu-real");
+  REQUIRE(r.node_switches.size() == 1);
+  CHECK(r.node_switches[0].m == 256);
+  CHECK(r.node_switches[0].mixed_ns == 2100);
+  CHECK(r.node_switches[0].own_ns == 1800.25);
+  // A shape of another format, or without a positive time, is refused.
+  std::string text = mmv::profile_json(p);
+  std::ofstream(path) << std::string(text).replace(text.find("\"mmu-real\""), 10, "\"mmu-half\"");
+  CHECK_THROWS_WITH(mmv::read_profile(path), Catch::Contains("'format' must be \"mmu-word\" or \"mmu-real\" in MMU shape 1"));
+  std::ofstream(path) << std::string(text).replace(text.find("81000.5"), 7, "0");
+  CHECK_THROWS_WITH(mmv::read_profile(path), Catch::Contains("field 'measured_ns' must be positive (got 0) in MMU shape 0"));
+  std::ofstream(path) << std::string(text).replace(text.find("1800.25"), 7, "-1");
+  CHECK_THROWS_WITH(mmv::read_profile(path), Catch::Contains("field 'own_ns' must be positive (got -1)"));
   std::filesystem::remove(path);
   // A profile written before host times were kept reads with host_ns 0; a negative one is refused.
   const std::string older = "{\"schema\": \"mmvram-profile/1\", \"device\": \"d\", \"date\": \"x\", \"backend\": \"cuda\", "

@@ -147,6 +147,17 @@ training_point point_of(const json& t, const std::string& path) {
           non_negative(t, "predicted_ns", path), t.contains("host_ns") ? non_negative(t, "host_ns", path) : 0.0};
 }
 
+mmu_shape_point shape_of(const json& t, const std::string& path) {
+  mmu_shape_point q{text(t, "format", path), static_cast<int>(count(t, "s", path, 1, 1'000'000)),
+                    count(t, "m", path, 1, std::int64_t{1} << 62), non_negative(t, "measured_ns", path, true)};
+  if (q.format != "mmu-word" && q.format != "mmu-real") fail(path, "an MMU shape's 'format' must be \"mmu-word\" or \"mmu-real\"");
+  return q;
+}
+
+node_switch_point switch_of(const json& t, const std::string& path) {
+  return {count(t, "m", path, 1, std::int64_t{1} << 62), non_negative(t, "mixed_ns", path, true), non_negative(t, "own_ns", path, true)};
+}
+
 }  // namespace
 
 device_profile parse_profile(const std::string& bytes, const std::string& path) {
@@ -183,6 +194,24 @@ device_profile parse_profile(const std::string& bytes, const std::string& path) 
       }
     }
   }
+  if (const auto it = top.find("node_switches"); it != top.end()) {  // absent in older profiles
+    if (!it->is_array()) fail(path, "'node_switches' must be an array");
+    for (const json& t : *it) {
+      if (!t.is_object()) fail(path, "a node switch point must be an object");
+      p.node_switches.push_back(switch_of(t, path));
+    }
+  }
+  if (const auto it = top.find("mmu_shapes"); it != top.end()) {  // absent in older profiles
+    if (!it->is_array()) fail(path, "'mmu_shapes' must be an array");
+    for (const json& t : *it) {
+      if (!t.is_object()) fail(path, "an MMU shape must be an object");
+      try {
+        p.mmu_shapes.push_back(shape_of(t, path));
+      } catch (const model_error& e) {
+        throw model_error(std::string(e.what()) + " in MMU shape " + std::to_string(p.mmu_shapes.size()));
+      }
+    }
+  }
   return p;
 }
 
@@ -192,7 +221,7 @@ device_profile read_profile(const std::string& path) {
 
 std::string profile_json(const device_profile& p) {
   using ordered = nlohmann::ordered_json;
-  ordered classes = ordered::object(), points = ordered::array();
+  ordered classes = ordered::object(), points = ordered::array(), shapes = ordered::array();
   for (const auto& [name, m] : p.classes)
     classes[name] = {{"latency_ns", finite(m.latency_ns)},       {"ns_per_byte", finite(m.ns_per_byte)},
                      {"ns_per_byte_beyond_l2", finite(m.ns_per_byte_beyond_l2)},
@@ -206,6 +235,11 @@ std::string profile_json(const device_profile& p) {
                       {"bytes", finite(t.bytes)}, {"work", finite(t.work)},
                       {"measured_ns", finite(t.measured_ns)}, {"predicted_ns", finite(t.predicted_ns)},
                       {"host_ns", finite(t.host_ns)}});
+  for (const auto& q : p.mmu_shapes)
+    shapes.push_back({{"format", q.format}, {"s", q.s}, {"m", q.m}, {"measured_ns", finite(q.measured_ns)}});
+  ordered switches = ordered::array();
+  for (const auto& q : p.node_switches)
+    switches.push_back({{"m", q.m}, {"mixed_ns", finite(q.mixed_ns)}, {"own_ns", finite(q.own_ns)}});
   const ordered doc = {{"schema", "mmvram-profile/1"},
                        {"device", p.device},
                        {"date", p.date},
@@ -216,7 +250,9 @@ std::string profile_json(const device_profile& p) {
                        {"l2_bytes", p.l2_bytes},
                        {"bytes_per_word", p.bytes_per_word},
                        {"classes", classes},
-                       {"training_points", points}};
+                       {"node_switches", switches},
+                       {"training_points", points},
+                       {"mmu_shapes", shapes}};
   // Bytes that are not UTF-8 (a name given to calibrate) are written as U+FFFD: the file stays JSON.
   return doc.dump(2, ' ', false, ordered::error_handler_t::replace) + "\n";
 }

@@ -34,7 +34,7 @@ namespace {
 // The MMU class `format`/sS`suffix` calibrated at the smallest s' >= s (the product padded to
 // that shape), else at the largest s' calibrated; nothing when the profile has no such class.
 const class_time_model* mmu_class(const device_profile& p, const std::string& format, std::int64_t s,
-                                  const std::string& suffix) {
+                                  const std::string& suffix, std::int64_t* chosen_s = nullptr) {
   const class_time_model* best = nullptr;
   std::int64_t best_s = 0;
   for (const auto& [name, m] : p.classes) {
@@ -46,26 +46,58 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
     const bool better = best == nullptr || (cs >= s && (best_s < s || cs < best_s)) || (cs < s && best_s < s && cs > best_s);
     if (better) best = &m, best_s = cs;
   }
+  if (chosen_s) *chosen_s = best_s;
   return best;
 }
 }  // namespace
+
+double mmu_shape_factor(const device_profile& p, const std::string& format, std::int64_t s, std::int64_t s_calibrated) {
+  const auto cls = p.classes.find(format + "/s" + std::to_string(s_calibrated));
+  const mmu_shape_point *at = nullptr, *ref = nullptr;
+  for (const auto& q : p.mmu_shapes) {
+    if (q.format != format) continue;
+    if (q.s == s) at = &q;
+    if (q.s == s_calibrated) ref = &q;
+  }
+  if (cls == p.classes.end() || !at || !ref || at->m <= 0 || ref->m <= 0) return 1;
+  const double latency = cls->second.latency_ns;
+  const double here = (at->measured_ns - latency) / static_cast<double>(at->m);
+  const double there = (ref->measured_ns - latency) / static_cast<double>(ref->m);
+  // A sweep point that is mostly latency says nothing about the terms: the plain per-word ratio.
+  if (there <= 0.1 * ref->measured_ns / static_cast<double>(ref->m) || here <= 0)
+    return (at->measured_ns / static_cast<double>(at->m)) / (ref->measured_ns / static_cast<double>(ref->m));
+  return here / there;
+}
 
 namespace {
 // The model of a record's class, its name preceded by `prefix`; nothing for loads. An MMU record
 // falls back to mmu_class; a one-row product without a one-row class of its format to the
 // class of its format's multi-row products. Throws model_error when none is found.
-const class_time_model* class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "") {
+// `shape` (when given) receives the factor of mmu_shape_factor for a multi-row product priced
+// by the class of another s, else 1.
+const class_time_model* class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "",
+                                    double* shape = nullptr) {
+  if (shape) *shape = 1;
   const std::string c = instruction_class(r);
   if (c == "load") return nullptr;
   const auto it = p.classes.find(prefix + c);
   const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
   if (!m && r.where == unit::mmu) {
-    const std::string format = prefix + (r.real_output ? "mmu-real" : "mmu-word");
-    if (c.ends_with(one_row_suffix)) m = mmu_class(p, format, r.sizes.s, one_row_suffix);
-    if (!m) m = mmu_class(p, format, r.sizes.s, "");
+    const std::string format = r.real_output ? "mmu-real" : "mmu-word";
+    if (c.ends_with(one_row_suffix)) m = mmu_class(p, prefix + format, r.sizes.s, one_row_suffix);
+    if (!m) {
+      std::int64_t calibrated_s = 0;
+      m = mmu_class(p, prefix + format, r.sizes.s, "", &calibrated_s);
+      if (m && shape) *shape = mmu_shape_factor(p, format, r.sizes.s, calibrated_s);
+    }
   }
   if (!m) throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
   return m;
+}
+
+// The class's time with its byte and work terms times `shape`.
+double shaped_ns(const class_time_model& m, double bytes, double work, double l2_bytes, double shape) {
+  return m.latency_ns + shape * (m.bytes_ns(bytes, l2_bytes) + m.ns_per_op * work);
 }
 
 bool has_concurrent_classes(const device_profile& p) {
@@ -76,10 +108,11 @@ bool has_concurrent_classes(const device_profile& p) {
 // A record's time when it overlaps others on the dag executor (its concurrent class), with the
 // check of a real VCU result priced as a concurrent stream read of it.
 double concurrent_ns(const device_profile& p, const instruction_record& r) {
-  const class_time_model* m = class_model(p, r, concurrent_class_prefix);
+  double shape = 1;
+  const class_time_model* m = class_model(p, r, concurrent_class_prefix, &shape);
   if (!m) return 0;
   const double l2 = static_cast<double>(p.l2_bytes);
-  double t = m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r), l2);
+  double t = shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), l2, shape);
   if (r.real_output && r.where != unit::mmu) {
     const auto it = p.classes.find(concurrent_class_prefix + "stream");
     if (it == p.classes.end()) throw model_error("device profile has concurrent classes but no 'concurrent:stream'");
@@ -90,16 +123,19 @@ double concurrent_ns(const device_profile& p, const instruction_record& r) {
 }  // namespace
 
 double predict_record_ns(const device_profile& p, const instruction_record& r) {
-  const class_time_model* m = class_model(p, r);
-  return m ? m->predict_ns(record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes)) : 0;
+  double shape = 1;
+  const class_time_model* m = class_model(p, r, "", &shape);
+  return m ? shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes), shape) : 0;
 }
 
 namespace {
 // The part of a record's predicted time that the memory system and the units are busy with
 // (bytes and work at the class's rates, without its latency): what concurrent records share.
 double throughput_ns(const device_profile& p, const instruction_record& r) {
-  const class_time_model* m = class_model(p, r);
-  return m ? m->bytes_ns(record_bytes(r, p.bytes_per_word), static_cast<double>(p.l2_bytes)) + m->ns_per_op * class_work(r) : 0;
+  double shape = 1;
+  const class_time_model* m = class_model(p, r, "", &shape);
+  return m ? shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes), shape) - m->latency_ns
+           : 0;
 }
 
 // The host issue time of a record's class (0 for loads and uncalibrated classes).

@@ -62,6 +62,25 @@ struct training_point {
   double host_ns = 0;  // the host's issue time of the timed instruction (0: not recorded)
 };
 
+// One MMU product timed at tile size s on a fixed number of words (the shape sweep of
+// `mmvram calibrate`): how the shape of s alone changes a product's speed.
+struct mmu_shape_point {
+  std::string format;  // "mmu-word" or "mmu-real"
+  int s = 0;
+  std::int64_t m = 0;  // words of the product (whole rows of s)
+  double measured_ns = 0;
+};
+
+// A chain of different instructions inside one graph against the same instructions each chained
+// with itself (`mmvram calibrate --executor graph`), per node: whether a node that follows a node
+// of another instruction waits longer than the class times (chained with themselves) hold. Kept
+// in the profile as measured; the model prices no switch (docs/prediction.md says why).
+struct node_switch_point {
+  std::int64_t m = 0;           // words of each instruction
+  double mixed_ns = 0;          // per node, the instructions taking turns
+  double own_ns = 0;            // per node, the mean of each instruction chained with itself
+};
+
 // A device profile (JSON, schema "mmvram-profile/1").
 struct device_profile {
   std::string device;   // GPU name
@@ -77,6 +96,10 @@ struct device_profile {
   int bytes_per_word = 8;
   std::map<std::string, class_time_model> classes;
   std::vector<training_point> points;  // the single-instruction timings it was fitted on
+  // Every s from 2 to the largest calibrated one, per format, on the same words (empty in older
+  // profiles): the factor a multi-row product of an uncalibrated s takes on its class's terms.
+  std::vector<mmu_shape_point> mmu_shapes;
+  std::vector<node_switch_point> node_switches;  // a graph profile's; empty in in-order ones
 };
 
 // The class of a record: "stream" (element-wise, constants, shift, resize, gather-strided),
@@ -94,10 +117,15 @@ double class_work(const instruction_record& r);
 double record_bytes(const instruction_record& r, int bytes_per_word);
 
 // Predicted device time of one record (0 for loads: the scalar unit is free). An MMU record of
-// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest);
-// a one-row product, on a profile without one-row classes, its format's multi-row class.
-// Throws model_error when the profile has no model for the record's class.
+// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest),
+// its byte and work terms times mmu_shape_factor; a one-row product, on a profile without one-row
+// classes, its format's multi-row class. Throws model_error when the profile has no model for the
+// record's class.
 double predict_record_ns(const device_profile& p, const instruction_record& r);
+// How much slower per word than at the calibrated s' a multi-row product of `format` runs at s:
+// from the shape sweep, (t(s) - L) / m(s) over (t(s') - L) / m(s'), L the latency of the class
+// `format`/sS'. 1 when the sweep lacks either s or the class is missing.
+double mmu_shape_factor(const device_profile& p, const std::string& format, std::int64_t s, std::int64_t s_calibrated);
 
 // Every record with a real result (instruction_record::real_output, not a load) is followed by
 // the executor's inf/nan check, priced as the stream class reading the result once (with its
