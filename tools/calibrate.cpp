@@ -92,7 +92,8 @@ void time_one_row_products(const calibrate_options& o, const std::string& execut
 // Times every class over the grid of sizes on `executor`, handing each timing to `record`.
 void time_classes(const calibrate_options& o, const std::string& executor, bool interleaved, bool chained,
                   inputs::stream& draws, const class_recorder& record) {
-  for (std::int64_t m = 256; m <= o.max_m; m *= 4) {
+  // m = 2^8, 2^10, ..., 2^18, then every power of two: the sizes around the L2 knee.
+  for (std::int64_t m = 256; m <= o.max_m; m *= m < (std::int64_t{1} << 18) ? 4 : 2) {
     const auto words = [&](word hi) { return inputs::bounded_words(draws, m, hi, false); };  // m in [0, hi]
     machine w(config_of(o, executor, 16, number_format::integer));
     const word_vec x = w.load<word>(words(1000), "x"), y = w.load<word>(words(1000), "y");

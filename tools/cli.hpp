@@ -94,7 +94,7 @@ struct calibrate_options {
   // --executor: in-order, or graph (each instruction timed inside a captured graph: device-only)
   std::string executor = "in-order";
   std::string out;               // --out FILE.json (required)
-  std::int64_t max_m = std::int64_t{1} << 24;  // --max-m: largest instruction length (m = 2^8, 2^10, ...)
+  std::int64_t max_m = std::int64_t{1} << 24;  // --max-m: largest instruction length (m = 2^8, 2^10, ..., 2^18, 2^19, ...)
   double max_work = 0x1p36;      // MMU and REVSPEC points with m * s above this are skipped
   std::vector<int> mmu_s{2, 4, 8, 16, 32, 64, 128};  // --s: tile sizes of the MMU and REVSPEC points
   int repeat = 7;                // --repeat: timed issues per point (median), after one warm-up

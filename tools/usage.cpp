@@ -88,7 +88,8 @@ const std::vector<command_doc> docs{
                  {"--backend", "B", "cuda (the default; simulate only with --refit)"},
                  {"--executor", "E", "in-order (the default) | graph: each instruction timed as a chain of\n"
                                      "repetitions inside one CUDA graph (device-only constants)"},
-                 {"--max-m", "M", "largest instruction length, m = 2^8, 2^10, ... (default 2^24)"},
+                 {"--max-m", "M", "largest instruction length, m = 2^8, 2^10, ..., 2^18, 2^19, 2^20, ...\n"
+                                 "(default 2^24)"},
                  {"--s", "LIST", "tile sizes of the MMU and REVSPEC points (default 2,4,8,16,32,64,128); each\n"
                                  "point takes the whole rows of s that its size holds"},
                  {"--repeat", "R", "timed issues per point after a warm-up (default 7)"},
