@@ -11,8 +11,9 @@
 # tile sizes, the fixed held-out sizes and n = 2^24..2^28; others the remaining algorithms at
 # s = 16; classes times the segmented scans and sums at n = 2^24 instruction by instruction and
 # writes class_breakdown_<GPU>.csv (experiments/class_breakdown.py: measured against predicted
-# per instruction class, where the large-n misses come from). quick = calibrate (without the back-to-back profile) + heldout (374 s on an H100 with
-# the default 24 pairs; each stage prints how long it took); all = every stage but heldout (the
+# per instruction class, where the large-n misses come from). quick = calibrate (without the back-to-back profile) + heldout (at
+# 47bfbad the calibration took 4-6 minutes and 24 pairs about 13 minutes on an H200: a draw cut by a call's limit goes on with
+# heldout.py run --resume); all = every stage but heldout (the
 # held-out draw runs with quick in its own folder, experiments/results/heldout, own profiles).
 # Environment: MMVRAM (default build/cuda/tools/mmvram), MMVRAM_REPEAT (grids, default 10),
 # MMVRAM_MAX_N (largest n of the main grid, default 2^22; larger n at s = 16 follow),

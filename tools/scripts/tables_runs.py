@@ -71,11 +71,13 @@ def t_state_passing_distributed(arg):
                    "local op only (µs)", "check"], body))
 
 
-def t_heldout(gpu):
-    """The held-out points of one GPU per executor, every point counted (experiments/prediction_summary.py)."""
+def t_heldout(arg):
+    """The held-out points of one GPU per executor, every point counted (experiments/prediction_summary.py);
+    arg is GPU or GPU:FOLDER, an earlier draw kept in experiments/results/heldout/FOLDER/."""
     sys.path.insert(0, str(ROOT / "experiments"))
     import prediction_summary
-    name = f"heldout/heldout_{gpu}.csv"
+    gpu, _, folder = arg.partition(":")
+    name = f"heldout/{folder + '/' if folder else ''}heldout_{gpu}.csv"
     if not (RESULTS / name).exists():
         return (f"No held-out run of the {gpu} is stored yet (`experiments/gpu_prediction.sh experiments/results/heldout "
                 f"quick` on that GPU writes `experiments/results/{name}`).")
