@@ -68,6 +68,15 @@ std::vector<word> scan_matrix(int s) {
   return ones;
 }
 
+// The words of the k-th MMU product of a timing on m words (whole rows of s). Interleaved, each
+// issue has another length (m, m - s, ..., m - 7s, not below 2s where m >= 2s: one row is a class
+// of its own), as in an algorithm, where every MMU instruction has its own shape (not cached by
+// the library; at m = 2s all are alike). Back to back, m every time.
+std::int64_t product_words(std::int64_t m, int s, std::int64_t k, bool interleaved) {
+  const std::int64_t fewest = std::min<std::int64_t>(m, 2 * std::int64_t{s});
+  return interleaved ? std::max(fewest, m - s * (k % 8)) : m;
+}
+
 // Receives one timing: class, m, s, and the median time with its record.
 using class_recorder = std::function<void(const std::string&, std::int64_t, int, const std::pair<double, instruction_record>&)>;
 
@@ -120,29 +129,23 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
     for (int s : o.mmu_s) {
       // m rounded down to whole rows of s (m itself for the powers of two it is a multiple of).
       const std::int64_t ms_words = m - m % s;
-      if (ms_words < s || static_cast<double>(ms_words) * s > o.max_work) continue;
+      if (ms_words < 2 * s || static_cast<double>(ms_words) * s > o.max_work) continue;  // one row: its own class
       const auto row_words = [&](word hi) { return inputs::bounded_words(draws, ms_words, hi, false); };
       machine ms(config_of(o, executor, s, number_format::integer));
       const word_vec xs = ms.load<word>(row_words(1000), "x"), fs = ms.load<word>(row_words(1), "f");
       record("revspec", ms_words, s, time_one(ms, o.repeat, interleaved, chained, [&] { ms.revspec(xs, fs); }));
       const std::vector<word> ones = scan_matrix(s);
       const word_vec wm = ms.load<word>(ones, "w");
-      // Interleaved, each issue is a product of another length (m, m - s, ..., m - 7s words, not
-      // below 2s where m >= 2s: one row is a class of its own), as in an algorithm, where every MMU
-      // instruction has its own shape (not cached by the library; at m = 2s all are alike). Back
-      // to back, the same product again and again.
-      const std::int64_t fewest = std::min<std::int64_t>(ms_words, 2 * s);
-      const auto shaped = [&](std::int64_t k) { return interleaved ? std::max(fewest, ms_words - s * (k % 8)) : ms_words; };
       std::int64_t k = 0;
       record("mmu-word/s" + std::to_string(s), ms_words, s, time_one(ms, o.repeat, interleaved, chained, [&] {
-               ms.mmu(interleaved ? ms.resize(xs, shaped(k++), word{0}) : xs, wm);
+               ms.mmu(interleaved ? ms.resize(xs, product_words(ms_words, s, k++, true), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, executor, s, number_format::float64));
       const std::vector<real> xr = inputs::bounded_reals(draws, ms_words, false, false), onesr(ones.begin(), ones.end());
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
       record("mmu-real/s" + std::to_string(s), ms_words, s, time_one(mr, o.repeat, interleaved, chained, [&] {
-               mr.mmu(interleaved ? mr.resize(xrv, shaped(k++), 0.0) : xrv, wr);
+               mr.mmu(interleaved ? mr.resize(xrv, product_words(ms_words, s, k++, true), 0.0) : xrv, wr);
              }));
     }
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
@@ -152,8 +155,10 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
 }
 
 // Times a multi-row product of every s from 2 to the largest calibrated one, per format, on the
-// same 2^22 words (at most --max-m; rounded down to whole rows of s): the profile's MMU shapes,
-// how the shape of s changes a product's speed where s has no class of its own.
+// same 2^22 words (at most --max-m, rounded down to whole rows of s; s skipped past --max-work),
+// issued as the classes' products are (interleaved: resized before each product to the lengths of
+// product_words; the point keeps the median issue's words): the profile's MMU shapes, how the
+// shape of s changes a product's speed where s has no class of its own.
 void time_mmu_shapes(const calibrate_options& o, bool interleaved, bool chained, inputs::stream& draws,
                      std::vector<mmu_shape_point>& shapes) {
   if (o.mmu_s.empty()) return;
@@ -163,15 +168,24 @@ void time_mmu_shapes(const calibrate_options& o, bool interleaved, bool chained,
   const int largest = *std::max_element(o.mmu_s.begin(), o.mmu_s.end());
   for (int s = 2; s <= largest; ++s) {
     const std::int64_t m = words - words % s;
-    if (m < 2 * s) continue;  // one row is a class of its own
+    if (m < 2 * s || static_cast<double>(m) * s > o.max_work) continue;  // one row is a class of its own
     const std::vector<word> ones = scan_matrix(s);
+    const auto point = [&](const char* format, const std::pair<double, instruction_record>& t) {
+      shapes.push_back({format, s, t.second.length, t.first});
+    };
     machine ms(config_of(o, o.executor, s, number_format::integer));
     const word_vec x = ms.load<word>(std::vector<word>(xw.begin(), xw.begin() + m), "x"), w = ms.load<word>(ones, "w");
-    shapes.push_back({"mmu-word", s, m, time_one(ms, o.repeat, interleaved, chained, [&] { ms.mmu(x, w); }).first});
+    std::int64_t k = 0;
+    point("mmu-word", time_one(ms, o.repeat, interleaved, chained, [&] {
+            ms.mmu(interleaved ? ms.resize(x, product_words(m, s, k++, true), word{0}) : x, w);
+          }));
     machine mr(config_of(o, o.executor, s, number_format::float64));
     const real_vec xv = mr.load<real>(std::vector<real>(xr.begin(), xr.begin() + m), "x");
     const real_vec wv = mr.load<real>(std::vector<real>(ones.begin(), ones.end()), "w");
-    shapes.push_back({"mmu-real", s, m, time_one(mr, o.repeat, interleaved, chained, [&] { mr.mmu(xv, wv); }).first});
+    k = 0;
+    point("mmu-real", time_one(mr, o.repeat, interleaved, chained, [&] {
+            mr.mmu(interleaved ? mr.resize(xv, product_words(m, s, k++, true), 0.0) : xv, wv);
+          }));
     if (!o.quiet)
       std::fprintf(stderr, "calibrate shape s=%-4d m=%-10lld word %12.1f ns  real %12.1f ns\n", s, static_cast<long long>(m),
                    shapes[shapes.size() - 2].measured_ns, shapes.back().measured_ns);

@@ -249,3 +249,44 @@ TEST_CASE("calibration reproduces its own training points within its stated resi
     CHECK(std::fabs(predicted - t.measured_ns) / t.measured_ns <= m.residual_max + 1e-9);
   }
 }
+
+TEST_CASE("calibration's MMU points and shape sweep keep whole rows, two rows at least, within --max-work", "[backends]") {
+  gpu::register_cuda_backend();
+  tool::calibrate_options o;
+  o.max_m = std::int64_t{1} << 20, o.repeat = 3, o.quiet = true, o.mmu_s = {4, 16, 200};
+  o.max_work = 0x1p26;  // the sweep on 2^20 words stops at s = 64; s = 200 keeps its points up to m = 2^18
+  o.out = (std::filesystem::temp_directory_path() / "mmvram_test_calibration_shapes.json").string();
+  REQUIRE(tool::command_calibrate(o) == 0);
+  const device_profile p = read_profile(o.out);
+  std::filesystem::remove(o.out);
+  bool s200 = false;
+  for (const auto& t : p.points) {
+    if (!t.cls.starts_with("mmu-") || t.cls.ends_with(one_row_suffix)) continue;
+    INFO(t.cls << " m=" << t.m << " s=" << t.s);
+    CHECK(t.m >= 2 * t.s);  // one row (m = 256 at s = 200) is not a multi-row point
+    CHECK(static_cast<double>(t.m) * t.s <= o.max_work);
+    s200 = s200 || t.s == 200;
+  }
+  CHECK(s200);
+  // Every s from 2 whose 2^20 words (whole rows) fit --max-work, once per format; an interleaved
+  // point keeps its median issue's words: m - 7s to m, whole rows.
+  const std::int64_t words = o.max_m;
+  std::vector<int> expected;
+  for (int s = 2; s <= 200; ++s)
+    if (static_cast<double>(words - words % s) * s <= o.max_work) expected.push_back(s);
+  REQUIRE(expected.back() == 64);
+  for (const std::string format : {"mmu-word", "mmu-real"}) {
+    std::vector<int> swept;
+    for (const auto& q : p.mmu_shapes) {
+      if (q.format != format) continue;
+      INFO(format << " s=" << q.s << " m=" << q.m);
+      const std::int64_t whole = words - words % q.s;
+      CHECK(q.m % q.s == 0);
+      CHECK(q.m <= whole);
+      CHECK(q.m >= whole - 7 * q.s);
+      CHECK(q.measured_ns > 0);
+      swept.push_back(q.s);
+    }
+    CHECK(swept == expected);
+  }
+}

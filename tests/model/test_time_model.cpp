@@ -40,15 +40,22 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   CHECK(at(3) == Approx(2000));
   CHECK(at(12) == Approx(9000));
   CHECK(at(64) == Approx(9000));
-  // With MMU shapes an uncalibrated s scales its class's byte and work terms (96 + 0.64 ns here)
-  // by its time per word over the calibrated s's, each less the class's latency: s = 3 against
-  // s = 4 (latency 2000 ns), (5000 - 2000) / 1000 over (4000 - 2000) / 1000 = 1.5.
+  // With MMU shapes an uncalibrated s scales its class's byte and work terms by its time per word
+  // over the calibrated s's, each less the class's latency: s = 3 against s = 4 (latency 2000 ns),
+  // (5000 - 2000) / 1000 over (4000 - 2000) / 1000 = 1.5; the work (0.64 ns) counted at s' = 4, as
+  // the factor compares whole per-word times: 0.64 * 4 / 3.
   auto shaped = p;
   shaped.mmu_shapes = {{"mmu-word", 3, 1000, 5000}, {"mmu-word", 4, 1000, 4000}};
   CHECK(mmv::mmu_shape_factor(shaped, "mmu-word", 3, 4) == Approx(1.5));
   auto rec3 = r[4];
   rec3.sizes.s = 3;
-  CHECK(mmv::predict_record_ns(shaped, rec3) == Approx(2000 + 1.5 * (96 + 0.64)));
+  CHECK(mmv::predict_record_ns(shaped, rec3) == Approx(2000 + 1.5 * (96 + 0.64 * 4 / 3)));
+  // A one-row product of s = 3 (no one-row class) takes the multi-row class of s' = 4 unshaped:
+  // the sweep times multi-row products only.
+  auto row3 = rec3;
+  row3.length = 3;
+  REQUIRE(mmv::instruction_class(row3) == "mmu-word/s3/row");
+  CHECK(mmv::predict_record_ns(shaped, row3) == Approx(2096.64));
   CHECK(mmv::predict_record_ns(shaped, r[4]) == Approx(2096.64));  // a calibrated s keeps its class
   // No sweep point for s, for s', or of that format: the factor is 1.
   CHECK(mmv::mmu_shape_factor(shaped, "mmu-word", 5, 16) == 1);
@@ -56,9 +63,12 @@ TEST_CASE("predictions from a ledger equal hand-computed times on a small profil
   auto rec12 = r[4];
   rec12.sizes.s = 12;
   CHECK(mmv::predict_record_ns(shaped, rec12) == Approx(9000 + 96 + 0.64));
-  // A point of s' that is mostly latency: the plain ratio of the times per word (5000 / 2100).
+  // A point of s' that is mostly latency: the plain ratio of the times per word (5000 / 2100);
+  // so for a point of s (2100 / 4000), where (2100 - 2000) / 1000 is under a tenth of 2100 / 1000.
   shaped.mmu_shapes[1].measured_ns = 2100;
   CHECK(mmv::mmu_shape_factor(shaped, "mmu-word", 3, 4) == Approx(5000.0 / 2100.0));
+  shaped.mmu_shapes[0].measured_ns = 2100, shaped.mmu_shapes[1].measured_ns = 4000;
+  CHECK(mmv::mmu_shape_factor(shaped, "mmu-word", 3, 4) == Approx(2100.0 / 4000.0));
   // Without latencies the records' bandwidth and work terms decide the DAG time: they share the
   // memory system, so a and b do not overlap (192 + 128 + 96.64 > the path a, y: 192 + 96.64).
   auto fast = p;

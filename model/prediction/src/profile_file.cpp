@@ -158,6 +158,24 @@ node_switch_point switch_of(const json& t, const std::string& path) {
   return {count(t, "m", path, 1, std::int64_t{1} << 62), non_negative(t, "mixed_ns", path, true), non_negative(t, "own_ns", path, true)};
 }
 
+// Appends each element of the array `key` of `top` (absent: nothing), read by `read`; an error
+// in one names it as "<what> N" (N counted from 0).
+template <typename T, typename Reader>
+void read_optional_array(const json& top, const std::string& key, const std::string& what, const std::string& path,
+                         Reader read, std::vector<T>& out) {
+  const auto it = top.find(key);
+  if (it == top.end()) return;
+  if (!it->is_array()) fail(path, "'" + key + "' must be an array");
+  for (const json& t : *it) {
+    if (!t.is_object()) fail(path, "each element of '" + key + "' must be an object");
+    try {
+      out.push_back(read(t, path));
+    } catch (const model_error& e) {
+      throw model_error(std::string(e.what()) + " in " + what + " " + std::to_string(out.size()));
+    }
+  }
+}
+
 }  // namespace
 
 device_profile parse_profile(const std::string& bytes, const std::string& path) {
@@ -183,35 +201,9 @@ device_profile parse_profile(const std::string& bytes, const std::string& path) 
       throw model_error(std::string(e.what()) + " in class " + shown(name));
     }
   }
-  if (const auto it = top.find("training_points"); it != top.end()) {
-    if (!it->is_array()) fail(path, "'training_points' must be an array");
-    for (const json& t : *it) {
-      if (!t.is_object()) fail(path, "a training point must be an object");
-      try {
-        p.points.push_back(point_of(t, path));
-      } catch (const model_error& e) {
-        throw model_error(std::string(e.what()) + " in training point " + std::to_string(p.points.size()));
-      }
-    }
-  }
-  if (const auto it = top.find("node_switches"); it != top.end()) {  // absent in older profiles
-    if (!it->is_array()) fail(path, "'node_switches' must be an array");
-    for (const json& t : *it) {
-      if (!t.is_object()) fail(path, "a node switch point must be an object");
-      p.node_switches.push_back(switch_of(t, path));
-    }
-  }
-  if (const auto it = top.find("mmu_shapes"); it != top.end()) {  // absent in older profiles
-    if (!it->is_array()) fail(path, "'mmu_shapes' must be an array");
-    for (const json& t : *it) {
-      if (!t.is_object()) fail(path, "an MMU shape must be an object");
-      try {
-        p.mmu_shapes.push_back(shape_of(t, path));
-      } catch (const model_error& e) {
-        throw model_error(std::string(e.what()) + " in MMU shape " + std::to_string(p.mmu_shapes.size()));
-      }
-    }
-  }
+  read_optional_array(top, "training_points", "training point", path, point_of, p.points);
+  read_optional_array(top, "node_switches", "node switch point", path, switch_of, p.node_switches);  // absent in older profiles
+  read_optional_array(top, "mmu_shapes", "MMU shape", path, shape_of, p.mmu_shapes);                // absent in older profiles
   return p;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 namespace mmv {
@@ -51,7 +52,10 @@ const class_time_model* mmu_class(const device_profile& p, const std::string& fo
 }
 }  // namespace
 
-double mmu_shape_factor(const device_profile& p, const std::string& format, std::int64_t s, std::int64_t s_calibrated) {
+namespace {
+// mmu_shape_factor where the sweep holds s and s' and the class exists; nothing otherwise.
+std::optional<double> swept_shape_factor(const device_profile& p, const std::string& format, std::int64_t s,
+                                         std::int64_t s_calibrated) {
   const auto cls = p.classes.find(format + "/s" + std::to_string(s_calibrated));
   const mmu_shape_point *at = nullptr, *ref = nullptr;
   for (const auto& q : p.mmu_shapes) {
@@ -59,45 +63,67 @@ double mmu_shape_factor(const device_profile& p, const std::string& format, std:
     if (q.s == s) at = &q;
     if (q.s == s_calibrated) ref = &q;
   }
-  if (cls == p.classes.end() || !at || !ref || at->m <= 0 || ref->m <= 0) return 1;
+  if (cls == p.classes.end() || !at || !ref || at->m <= 0 || ref->m <= 0) return std::nullopt;
+  if (!(at->measured_ns > 0) || !(ref->measured_ns > 0) || !std::isfinite(at->measured_ns) || !std::isfinite(ref->measured_ns))
+    return std::nullopt;
   const double latency = cls->second.latency_ns;
+  const double per_word_at = at->measured_ns / static_cast<double>(at->m);
+  const double per_word_ref = ref->measured_ns / static_cast<double>(ref->m);
   const double here = (at->measured_ns - latency) / static_cast<double>(at->m);
   const double there = (ref->measured_ns - latency) / static_cast<double>(ref->m);
-  // A sweep point that is mostly latency says nothing about the terms: the plain per-word ratio.
-  if (there <= 0.1 * ref->measured_ns / static_cast<double>(ref->m) || here <= 0)
-    return (at->measured_ns / static_cast<double>(at->m)) / (ref->measured_ns / static_cast<double>(ref->m));
+  // A sweep point that is mostly latency says little about the terms: then the plain per-word
+  // ratio. So each term kept is at least a tenth of its point, and f at most 10x the plain ratio.
+  if (here <= 0.1 * per_word_at || there <= 0.1 * per_word_ref) return per_word_at / per_word_ref;
   return here / there;
+}
+}  // namespace
+
+double mmu_shape_factor(const device_profile& p, const std::string& format, std::int64_t s, std::int64_t s_calibrated) {
+  return swept_shape_factor(p, format, s, s_calibrated).value_or(1.0);
 }
 
 namespace {
-// The model of a record's class, its name preceded by `prefix`; nothing for loads. An MMU record
-// falls back to mmu_class; a one-row product without a one-row class of its format to the
-// class of its format's multi-row products. Throws model_error when none is found.
-// `shape` (when given) receives the factor of mmu_shape_factor for a multi-row product priced
-// by the class of another s, else 1.
-const class_time_model* class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "",
-                                    double* shape = nullptr) {
-  if (shape) *shape = 1;
+// A record's class model, with how its terms are scaled: a multi-row MMU product priced by the
+// class of another tile size s', where the sweep holds s and s', takes the shape factor f on both
+// terms, its work counted at s' (f compares whole per-word times, which already hold the work's
+// growth with s); without them, the class's terms at the record's own bytes and work.
+struct priced_class {
+  const class_time_model* model = nullptr;  // nothing for loads
+  double shape = 1;                          // f of the shape sweep, else 1
+  double work_scale = 1;                     // s' / s where shaped, else 1
+};
+
+// The model of a record's class, its name preceded by `prefix`. An MMU record falls back to
+// mmu_class: a one-row product without a one-row class of its format to its format's multi-row
+// class, unshaped (the sweep times multi-row products only); a multi-row product to the class of
+// another s', shaped. Throws model_error when none is found.
+priced_class class_model(const device_profile& p, const instruction_record& r, const std::string& prefix = "") {
   const std::string c = instruction_class(r);
-  if (c == "load") return nullptr;
+  if (c == "load") return {};
   const auto it = p.classes.find(prefix + c);
-  const class_time_model* m = it != p.classes.end() ? &it->second : nullptr;
-  if (!m && r.where == unit::mmu) {
+  if (it != p.classes.end()) return {&it->second};
+  if (r.where == unit::mmu) {
     const std::string format = r.real_output ? "mmu-real" : "mmu-word";
-    if (c.ends_with(one_row_suffix)) m = mmu_class(p, prefix + format, r.sizes.s, one_row_suffix);
-    if (!m) {
-      std::int64_t calibrated_s = 0;
-      m = mmu_class(p, prefix + format, r.sizes.s, "", &calibrated_s);
-      if (m && shape) *shape = mmu_shape_factor(p, format, r.sizes.s, calibrated_s);
+    const bool one_row = c.ends_with(one_row_suffix);
+    if (one_row)
+      if (const class_time_model* m = mmu_class(p, prefix + format, r.sizes.s, one_row_suffix)) return {m};
+    std::int64_t calibrated_s = 0;
+    if (const class_time_model* m = mmu_class(p, prefix + format, r.sizes.s, "", &calibrated_s)) {
+      const auto f = one_row || r.sizes.s <= 0 ? std::nullopt : swept_shape_factor(p, format, r.sizes.s, calibrated_s);
+      if (!f) return {m};
+      return {m, *f, static_cast<double>(calibrated_s) / static_cast<double>(r.sizes.s)};
     }
   }
-  if (!m) throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
-  return m;
+  throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
 }
 
-// The class's time with its byte and work terms times `shape`.
-double shaped_ns(const class_time_model& m, double bytes, double work, double l2_bytes, double shape) {
-  return m.latency_ns + shape * (m.bytes_ns(bytes, l2_bytes) + m.ns_per_op * work);
+// A record's time by its priced class, without (`with_latency` false) or with the class latency.
+double priced_ns(const device_profile& p, const priced_class& c, const instruction_record& r, bool with_latency = true) {
+  if (!c.model) return 0;
+  const class_time_model& m = *c.model;
+  const double terms = m.bytes_ns(record_bytes(r, p.bytes_per_word), static_cast<double>(p.l2_bytes)) +
+                       m.ns_per_op * class_work(r) * c.work_scale;
+  return (with_latency ? m.latency_ns : 0) + c.shape * terms;
 }
 
 bool has_concurrent_classes(const device_profile& p) {
@@ -108,40 +134,30 @@ bool has_concurrent_classes(const device_profile& p) {
 // A record's time when it overlaps others on the dag executor (its concurrent class), with the
 // check of a real VCU result priced as a concurrent stream read of it.
 double concurrent_ns(const device_profile& p, const instruction_record& r) {
-  double shape = 1;
-  const class_time_model* m = class_model(p, r, concurrent_class_prefix, &shape);
-  if (!m) return 0;
-  const double l2 = static_cast<double>(p.l2_bytes);
-  double t = shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), l2, shape);
+  const priced_class c = class_model(p, r, concurrent_class_prefix);
+  if (!c.model) return 0;
+  double t = priced_ns(p, c, r);
   if (r.real_output && r.where != unit::mmu) {
     const auto it = p.classes.find(concurrent_class_prefix + "stream");
     if (it == p.classes.end()) throw model_error("device profile has concurrent classes but no 'concurrent:stream'");
-    t += it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0, l2);
+    t += it->second.predict_ns(static_cast<double>(p.bytes_per_word) * static_cast<double>(r.length), 0,
+                               static_cast<double>(p.l2_bytes));
   }
   return t;
 }
 }  // namespace
 
-double predict_record_ns(const device_profile& p, const instruction_record& r) {
-  double shape = 1;
-  const class_time_model* m = class_model(p, r, "", &shape);
-  return m ? shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes), shape) : 0;
-}
+double predict_record_ns(const device_profile& p, const instruction_record& r) { return priced_ns(p, class_model(p, r), r); }
 
 namespace {
 // The part of a record's predicted time that the memory system and the units are busy with
 // (bytes and work at the class's rates, without its latency): what concurrent records share.
-double throughput_ns(const device_profile& p, const instruction_record& r) {
-  double shape = 1;
-  const class_time_model* m = class_model(p, r, "", &shape);
-  return m ? shaped_ns(*m, record_bytes(r, p.bytes_per_word), class_work(r), static_cast<double>(p.l2_bytes), shape) - m->latency_ns
-           : 0;
-}
+double throughput_ns(const device_profile& p, const instruction_record& r) { return priced_ns(p, class_model(p, r), r, false); }
 
 // The host issue time of a record's class (0 for loads and uncalibrated classes).
 double issue_ns(const device_profile& p, const instruction_record& r) {
   if (r.where == unit::scalar) return 0;
-  const class_time_model* m = class_model(p, r);
+  const class_time_model* m = class_model(p, r).model;
   return m ? m->host_ns : 0;
 }
 }  // namespace

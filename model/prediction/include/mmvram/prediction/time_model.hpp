@@ -117,14 +117,16 @@ double class_work(const instruction_record& r);
 double record_bytes(const instruction_record& r, int bytes_per_word);
 
 // Predicted device time of one record (0 for loads: the scalar unit is free). An MMU record of
-// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest),
-// its byte and work terms times mmu_shape_factor; a one-row product, on a profile without one-row
-// classes, its format's multi-row class. Throws model_error when the profile has no model for the
-// record's class.
+// an s the profile was not calibrated at uses the smallest calibrated s' >= s (else the largest):
+// a multi-row product, where the profile's shape sweep holds s and s', takes that class's byte
+// term and its work term counted at s', both times mmu_shape_factor (else the class's terms at
+// its own bytes and work); a one-row product, on a profile without one-row classes, its format's
+// multi-row class unscaled. Throws model_error when the profile has no model for the record's class.
 double predict_record_ns(const device_profile& p, const instruction_record& r);
 // How much slower per word than at the calibrated s' a multi-row product of `format` runs at s:
 // from the shape sweep, (t(s) - L) / m(s) over (t(s') - L) / m(s'), L the latency of the class
-// `format`/sS'. 1 when the sweep lacks either s or the class is missing.
+// `format`/sS'; where either difference is under a tenth of its point's time, the plain ratio of
+// t / m (so f is at most 10 times that ratio). 1 when the sweep lacks either s or the class is missing.
 double mmu_shape_factor(const device_profile& p, const std::string& format, std::int64_t s, std::int64_t s_calibrated);
 
 // Every record with a real result (instruction_record::real_output, not a load) is followed by
