@@ -2,14 +2,18 @@
 """A held-out draw priced again without some of its profiles' classes: what those classes change.
 
 The draw's two profiles (profile_<GPU>.json and profile_<GPU>_graph.json in --results) lose every
-class whose name ends with --suffix (default "/row": the one-row MMU classes); the simulate
+class whose name ends with --suffix (default "/row": the one-row MMU classes; "": none), or with
+--shapes strip their MMU shapes (every uncalibrated s priced as its class's s', f = 1), or with
+--shapes plain keep them with each sweep point's words and time times 10^6 (so the class latency
+drops out of the shape factor: f becomes the plain ratio of time per word); the simulate
 backend prices each run's ledger with them (prediction_summary.cross_predict, as the cross-device
 pricing does), the prices go to without_<label>_<GPU>.csv in --results (reused when the stripped
 profiles are unchanged) and the held-out summary of those prices is printed beside nothing else.
 A class the ledgers need and the stripped profiles lack falls back as the time model says
 (a one-row product to its multi-row class).
 usage: experiments/class_ablation.py --gpu H100 [--results experiments/results/heldout]
-                                     [--suffix /row] [--label row_classes] [--mmvram TOOL]
+                                     [--suffix /row] [--shapes keep|strip|plain] [--label row_classes]
+                                     [--mmvram TOOL]
 """
 import argparse
 import csv
@@ -25,9 +29,20 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def without_classes(profile, suffix):
-    """A copy of a profile (parsed JSON) without the classes whose names end with `suffix`."""
+    """A copy of a profile (parsed JSON) without the classes whose names end with `suffix` ("": none)."""
     out = dict(profile)
-    out["classes"] = {k: v for k, v in profile["classes"].items() if not k.endswith(suffix)}
+    out["classes"] = {k: v for k, v in profile["classes"].items() if not (suffix and k.endswith(suffix))}
+    return out
+
+
+def with_shapes(profile, how):
+    """A copy of a profile (parsed JSON) with its MMU shapes kept, stripped, or scaled to plain ratios."""
+    out = dict(profile)
+    if how == "strip":
+        out["mmu_shapes"] = []
+    elif how == "plain":
+        out["mmu_shapes"] = [dict(q, m=q["m"] * 10 ** 6, measured_ns=q["measured_ns"] * 10 ** 6)
+                             for q in profile.get("mmu_shapes", [])]
     return out
 
 
@@ -36,6 +51,7 @@ def main():
     ap.add_argument("--gpu", required=True)
     ap.add_argument("--results", type=pathlib.Path, default=HERE / "results" / "heldout")
     ap.add_argument("--suffix", default="/row")
+    ap.add_argument("--shapes", choices=["keep", "strip", "plain"], default="keep")
     ap.add_argument("--label", default="row_classes")
     ap.add_argument("--mmvram", default=str(HERE.parent / "build/cuda/tools/mmvram"))
     a = ap.parse_args()
@@ -48,7 +64,8 @@ def main():
         for kind in sorted({spec["profile"] for spec in mmvram_data.EXECUTORS.values()}):
             name = kind.format(gpu=a.gpu)
             path = pathlib.Path(tmp) / name
-            path.write_text(json.dumps(without_classes(json.load(open(a.results / name)), a.suffix), indent=1))
+            path.write_text(json.dumps(with_shapes(without_classes(json.load(open(a.results / name)), a.suffix), a.shapes),
+                                       indent=1))
             profiles[name] = path
         cache = prediction_summary.cross_predict(a.mmvram, rows, profiles,
                                                  a.results / f"without_{a.label}_{a.gpu}.csv")

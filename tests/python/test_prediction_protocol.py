@@ -265,6 +265,14 @@ def test_class_ablation():
     got = class_ablation.without_classes(p, "/row")
     check(sorted(got["classes"]) == ["mmu-word/s4", "stream"] and got["device"] == "X" and len(p["classes"]) == 4,
           "class ablation: the classes ending in the suffix removed (concurrent ones too), the rest and the input kept")
+    check(len(class_ablation.without_classes(p, "")["classes"]) == 4, "class ablation: an empty suffix removes nothing")
+    p["mmu_shapes"] = [{"format": "mmu-word", "s": 3, "m": 999, "measured_ns": 5000.5}]
+    check(class_ablation.with_shapes(p, "keep")["mmu_shapes"] == p["mmu_shapes"], "shape ablation: keep leaves the shapes")
+    check(class_ablation.with_shapes(p, "strip")["mmu_shapes"] == [] and len(p["mmu_shapes"]) == 1,
+          "shape ablation: strip removes the shapes, the input kept")
+    plain = class_ablation.with_shapes(p, "plain")["mmu_shapes"][0]
+    check(plain == {"format": "mmu-word", "s": 3, "m": 999 * 10 ** 6, "measured_ns": 5000.5 * 10 ** 6}
+          and p["mmu_shapes"][0]["m"] == 999, "shape ablation: plain scales each point's words and time by 10^6")
 
 
 def test_draw_with_tool(tool):
