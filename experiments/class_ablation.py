@@ -14,6 +14,7 @@ A class the ledgers need and the stripped profiles lack falls back as the time m
 usage: experiments/class_ablation.py --gpu H100 [--results experiments/results/heldout]
                                      [--suffix /row] [--shapes keep|strip|plain] [--label row_classes]
                                      [--mmvram TOOL]
+(with --shapes strip or plain, --suffix defaults to "" and --label to mmu_shapes or mmu_shape_latency)
 """
 import argparse
 import csv
@@ -50,11 +51,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpu", required=True)
     ap.add_argument("--results", type=pathlib.Path, default=HERE / "results" / "heldout")
-    ap.add_argument("--suffix", default="/row")
+    ap.add_argument("--suffix", default=None, help='default "/row" with --shapes keep, else "" (no class)')
     ap.add_argument("--shapes", choices=["keep", "strip", "plain"], default="keep")
-    ap.add_argument("--label", default="row_classes")
+    ap.add_argument("--label", default=None,
+                    help="default row_classes, mmu_shapes or mmu_shape_latency after --shapes keep, strip or plain")
+
     ap.add_argument("--mmvram", default=str(HERE.parent / "build/cuda/tools/mmvram"))
     a = ap.parse_args()
+    if a.suffix is None:
+        a.suffix = "/row" if a.shapes == "keep" else ""
+    if a.label is None:
+        a.label = {"keep": "row_classes", "strip": "mmu_shapes", "plain": "mmu_shape_latency"}[a.shapes]
     table = a.results / f"heldout_{a.gpu}.csv"
     if not table.exists():
         sys.exit(f"class_ablation.py: no {table}")
