@@ -55,7 +55,6 @@ def main():
     ap.add_argument("--shapes", choices=["keep", "strip", "plain"], default="keep")
     ap.add_argument("--label", default=None,
                     help="default row_classes, mmu_shapes or mmu_shape_latency after --shapes keep, strip or plain")
-
     ap.add_argument("--mmvram", default=str(HERE.parent / "build/cuda/tools/mmvram"))
     a = ap.parse_args()
     if a.suffix is None:

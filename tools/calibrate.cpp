@@ -1,8 +1,8 @@
 // `mmvram calibrate`: times single instructions on a timing backend over a grid of sizes (and
 // s for the MMU and REVSPEC) and fits, per instruction class, t = latency + bytes / bandwidth, the
 // bytes past the device's L2 size at a bandwidth of their own (+ work / rate where the class has
-// work beyond its bytes); then one product per s on fixed words (the MMU shapes). Never fitted on
-// whole algorithms.
+// work beyond its bytes); then a multi-row product per s from 2 up on the same 2^22 words, issued
+// like the classes' products (the MMU shapes). Never fitted on whole algorithms.
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -68,13 +68,13 @@ std::vector<word> scan_matrix(int s) {
   return ones;
 }
 
-// The words of the k-th MMU product of a timing on m words (whole rows of s). Interleaved, each
+// The words of the k-th interleaved MMU product of a timing on m words (whole rows of s): each
 // issue has another length (m, m - s, ..., m - 7s, not below 2s where m >= 2s: one row is a class
 // of its own), as in an algorithm, where every MMU instruction has its own shape (not cached by
-// the library; at m = 2s all are alike). Back to back, m every time.
-std::int64_t product_words(std::int64_t m, int s, std::int64_t k, bool interleaved) {
+// the library; at m = 2s all are alike). Back-to-back timings issue m words every time.
+std::int64_t product_words(std::int64_t m, int s, std::int64_t k) {
   const std::int64_t fewest = std::min<std::int64_t>(m, 2 * std::int64_t{s});
-  return interleaved ? std::max(fewest, m - s * (k % 8)) : m;
+  return std::max(fewest, m - s * (k % 8));
 }
 
 // Receives one timing: class, m, s, and the median time with its record.
@@ -129,7 +129,8 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
     for (int s : o.mmu_s) {
       // m rounded down to whole rows of s (m itself for the powers of two it is a multiple of).
       const std::int64_t ms_words = m - m % s;
-      if (ms_words < 2 * s || static_cast<double>(ms_words) * s > o.max_work) continue;  // one row: its own class
+      // MMU and REVSPEC points need two rows at least (one row is the MMU's class of its own).
+      if (ms_words < 2 * s || static_cast<double>(ms_words) * s > o.max_work) continue;
       const auto row_words = [&](word hi) { return inputs::bounded_words(draws, ms_words, hi, false); };
       machine ms(config_of(o, executor, s, number_format::integer));
       const word_vec xs = ms.load<word>(row_words(1000), "x"), fs = ms.load<word>(row_words(1), "f");
@@ -138,14 +139,14 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
       const word_vec wm = ms.load<word>(ones, "w");
       std::int64_t k = 0;
       record("mmu-word/s" + std::to_string(s), ms_words, s, time_one(ms, o.repeat, interleaved, chained, [&] {
-               ms.mmu(interleaved ? ms.resize(xs, product_words(ms_words, s, k++, true), word{0}) : xs, wm);
+               ms.mmu(interleaved ? ms.resize(xs, product_words(ms_words, s, k++), word{0}) : xs, wm);
              }));
       machine mr(config_of(o, executor, s, number_format::float64));
       const std::vector<real> xr = inputs::bounded_reals(draws, ms_words, false, false), onesr(ones.begin(), ones.end());
       const real_vec xrv = mr.load<real>(xr, "x"), wr = mr.load<real>(onesr, "w");
       k = 0;
       record("mmu-real/s" + std::to_string(s), ms_words, s, time_one(mr, o.repeat, interleaved, chained, [&] {
-               mr.mmu(interleaved ? mr.resize(xrv, product_words(ms_words, s, k++, true), 0.0) : xrv, wr);
+               mr.mmu(interleaved ? mr.resize(xrv, product_words(ms_words, s, k++), 0.0) : xrv, wr);
              }));
     }
     const std::int64_t k = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::ceil(std::log2(static_cast<double>(m)))));
@@ -155,7 +156,7 @@ void time_classes(const calibrate_options& o, const std::string& executor, bool 
 }
 
 // Times a multi-row product of every s from 2 to the largest calibrated one, per format, on the
-// same 2^22 words (at most --max-m, rounded down to whole rows of s; s skipped past --max-work),
+// same 2^22 words (at most --max-m, rounded down to whole rows of s; s skipped past the work cap),
 // issued as the classes' products are (interleaved: resized before each product to the lengths of
 // product_words; the point keeps the median issue's words): the profile's MMU shapes, how the
 // shape of s changes a product's speed where s has no class of its own.
@@ -177,18 +178,19 @@ void time_mmu_shapes(const calibrate_options& o, bool interleaved, bool chained,
     const word_vec x = ms.load<word>(std::vector<word>(xw.begin(), xw.begin() + m), "x"), w = ms.load<word>(ones, "w");
     std::int64_t k = 0;
     point("mmu-word", time_one(ms, o.repeat, interleaved, chained, [&] {
-            ms.mmu(interleaved ? ms.resize(x, product_words(m, s, k++, true), word{0}) : x, w);
+            ms.mmu(interleaved ? ms.resize(x, product_words(m, s, k++), word{0}) : x, w);
           }));
     machine mr(config_of(o, o.executor, s, number_format::float64));
     const real_vec xv = mr.load<real>(std::vector<real>(xr.begin(), xr.begin() + m), "x");
     const real_vec wv = mr.load<real>(std::vector<real>(ones.begin(), ones.end()), "w");
     k = 0;
     point("mmu-real", time_one(mr, o.repeat, interleaved, chained, [&] {
-            mr.mmu(interleaved ? mr.resize(xv, product_words(m, s, k++, true), 0.0) : xv, wv);
+            mr.mmu(interleaved ? mr.resize(xv, product_words(m, s, k++), 0.0) : xv, wv);
           }));
     if (!o.quiet)
-      std::fprintf(stderr, "calibrate shape s=%-4d m=%-10lld word %12.1f ns  real %12.1f ns\n", s, static_cast<long long>(m),
-                   shapes[shapes.size() - 2].measured_ns, shapes.back().measured_ns);
+      std::fprintf(stderr, "calibrate shape s=%-4d word %12.1f ns (m=%lld)  real %12.1f ns (m=%lld)\n", s,
+                   shapes[shapes.size() - 2].measured_ns, static_cast<long long>(shapes[shapes.size() - 2].m),
+                   shapes.back().measured_ns, static_cast<long long>(shapes.back().m));
   }
 }
 
