@@ -7,10 +7,10 @@ device times, and the ratio. The inf/nan checks after real results are not in ei
   usage: python3 experiments/class_breakdown.py RUN.json... --out FILE.csv
 """
 import argparse
-import csv
-import json
 import sys
 from collections import defaultdict
+
+import mmvram_data
 
 COLUMNS = ["algorithm", "mode", "n", "s", "density", "profile_device", "class", "instructions",
            "measured_ns", "predicted_ns", "predicted_over_measured", "share_of_measured"]
@@ -45,23 +45,8 @@ def main(argv):
     ap.add_argument("runs", nargs="+", help="JSON reports of timed in-order runs")
     ap.add_argument("--out", required=True, help="the CSV to write")
     a = ap.parse_args(argv)
-    rows = []
-    for path in a.runs:
-        try:
-            with open(path) as f:
-                rows += breakdown(json.load(f))
-        except (OSError, ValueError, KeyError) as e:
-            print(f"class_breakdown.py: {path}: {e}", file=sys.stderr)
-            return 1
-    try:
-        with open(a.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
-    except OSError as e:
-        print(f"class_breakdown.py: cannot write {a.out}: {e}", file=sys.stderr)
-        return 1
-    return 0
+    rows = mmvram_data.rows_of_reports(a.runs, breakdown, "class_breakdown.py")
+    return 1 if rows is None else mmvram_data.write_rows(a.out, COLUMNS, rows, "class_breakdown.py")
 
 
 if __name__ == "__main__":

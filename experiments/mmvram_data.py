@@ -1,10 +1,12 @@
 """Loading the numbers the plots draw: the CSVs of `mmvram sweep`/`run --format csv` (schema in
-docs/tool.md) and the GPU JSON of `mmvram kernels bench` (schema in docs/kernels.md). Nothing here
-knows how the numbers were produced."""
+docs/tool.md) and the GPU JSON of `mmvram kernels bench` (schema in docs/kernels.md); reading run
+reports and writing CSV rows for the breakdown scripts. Nothing here knows how the numbers were
+produced."""
 import csv
 import json
 import math
 import pathlib
+import sys
 
 INT_COLUMNS = {
     "word_bits", "s", "n", "seed", "segments", "steps", "mmu_steps", "vcu_steps", "depth_steps",
@@ -194,3 +196,32 @@ def best_rival(candidates, steps_at_n):
     """The candidate with the fewest steps at one n (steps_at_n: {algorithm: steps}, from the
     closed forms); ties go to the earlier candidate in registry order."""
     return min(candidates, key=lambda a: (steps_at_n[a], candidates.index(a)))
+
+
+def rows_of_reports(paths, rows_of, tool):
+    """The rows `rows_of` (a function of one parsed JSON report, returning a list; ValueError,
+    KeyError or TypeError on a bad report) makes of each file in `paths`, in order; None after
+    printing one line naming `tool` when a file cannot be read or is refused."""
+    rows = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                rows += rows_of(json.load(f))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"{tool}: {path}: {e}", file=sys.stderr)
+            return None
+    return rows
+
+
+def write_rows(path, columns, rows, tool):
+    """Writes `rows` (dicts) as a CSV with the header `columns`; 0, or 1 after printing one line
+    naming `tool` when the file cannot be written."""
+    try:
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=columns)
+            w.writeheader()
+            w.writerows(rows)
+    except OSError as e:
+        print(f"{tool}: cannot write {path}: {e}", file=sys.stderr)
+        return 1
+    return 0

@@ -134,11 +134,12 @@ python3 "$root/experiments/plot.py" --out "$out" --results "$root/experiments/re
 # Prediction against measurement, from the stored GPU results (no GPU needed).
 python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/experiments/results"
 # The held-out points per executor, every point counted, and one GPU predicted from the other's
-# rescaled profile, all from experiments/results/heldout/ (the quick run's own profiles, its runs and
-# the stored cross-device predictions, crossdevice_*.csv, reused).
-python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$root/experiments/results/heldout" --mmvram "$tool"
+# rescaled profile, from the latest complete draws (their profiles, runs and stored cross-device
+# predictions, crossdevice_*.csv, reused).
+heldout="$root/experiments/results/heldout/draw_2012396"
+python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$heldout" --mmvram "$tool"
 # The mission's figure: each MMU algorithm over its VCU-only rival, model quantities and times, per GPU.
-python3 "$root/experiments/plot_ratios.py" --out "$out" --results "$root/experiments/results" --mmvram "$tool"
+python3 "$root/experiments/plot_ratios.py" --out "$out" --results "$root/experiments/results" --heldout "$heldout" --mmvram "$tool"
 # Inter-chunk state passing (state propagation over packed sequences, with rivals), from the stored GPU results.
 python3 "$root/experiments/plot_state_passing.py" --out "$out" --results "$root/experiments/results"
 # Past one GPU: weak scaling of the sharded kernels and the split state passing, from the stored results.
