@@ -5,9 +5,10 @@ The draw's two profiles (profile_<GPU>.json and profile_<GPU>_graph.json in --re
 class whose name ends with --suffix (default "/row": the one-row MMU classes; "": none), or with
 --shapes strip their MMU shapes (every uncalibrated s priced as its class's s', f = 1), or with
 --shapes plain keep them with each sweep point's words and time times 10^6 (so the class latency
-drops out of the shape factor: f becomes the plain ratio of time per word), or with --bytes dram every class's bytes at the rate fitted
-past the L2 whatever their number, its latency as fitted (what an instruction whose operands come
-from DRAM would cost, for the classes whose rate past the L2 is the slower one); the simulate
+drops out of the shape factor: f becomes the plain ratio of time per word), or with --bytes dram
+every class's bytes at the rate fitted past the L2 whatever their number, its latency as fitted
+(what an instruction whose operands come from DRAM would cost, for the classes whose rate past
+the L2 is the slower one); the simulate
 backend prices each run's ledger with them (prediction_summary.cross_predict, as the cross-device
 pricing does), the prices go to without_<label>_<GPU>.csv in --results (reused when the stripped
 profiles are unchanged) and the held-out summary of those prices is printed beside nothing else.
@@ -66,7 +67,7 @@ def main():
     ap.add_argument("--shapes", choices=["keep", "strip", "plain"], default="keep")
     ap.add_argument("--bytes", choices=["dram"], default=None, help="every byte at its class's rate past the L2")
     ap.add_argument("--label", default=None, help="default row_classes, mmu_shapes or mmu_shape_latency after "
-                    "--shapes keep, strip or plain; l2_rate after --bytes dram")
+                    "--shapes keep, strip or plain; with --bytes dram, l2_rate or l2_rate_ before that")
     ap.add_argument("--mmvram", default=str(HERE.parent / "build/cuda/tools/mmvram"))
     a = ap.parse_args()
     if a.suffix is None:

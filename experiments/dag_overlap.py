@@ -28,11 +28,9 @@ NEEDED = ["heldout_seed", "commit", "profile_device", "draw", "role", "heldout_e
 
 
 def number(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return None
-    return v if v > 0 else None
+    """A positive time from a CSV cell; None when empty, not a number or not positive."""
+    v = mmvram_data.number(text)
+    return v if v is not None and v > 0 else None
 
 
 def points(rows):
@@ -90,7 +88,8 @@ def main(argv):
             return 1
         print(summary(path, mine))
         if left_out:
-            print(f"dag_overlap.py: {path}: {left_out} points without both times left out", file=sys.stderr)
+            print(f"dag_overlap.py: {path}: {left_out} points left out (a run without a time, or the two "
+                  "rows' serial predictions differ)", file=sys.stderr)
         rows += mine
     return mmvram_data.write_rows(a.out, COLUMNS, rows, "dag_overlap.py")
 
