@@ -142,8 +142,8 @@ def rescaled_profile(source, target):
     class alone (a concurrent class by the concurrent stream class): every class's latency by the ratio of the stream latencies, its ns per byte and per
     op by the ratio of the stream ns per byte, its ns per byte past the knee by the ratio of the stream
     ones past the knee (a class without one has its ns per byte there, as the profile reader takes it),
-    its host issue time by the ratio of the stream host times; the knee (l2_bytes) is the target's
-    where it records one."""
+    its host issue time by the ratio of the stream host times; the knee (l2_bytes) and the L2's size
+    (l2_cache_bytes) are the target's where it records them."""
     out = json.loads(json.dumps(source))
     for name, c in out["classes"].items():
         # A graph profile's concurrent classes (timed overlapping on the dag executor) by the
@@ -156,8 +156,9 @@ def rescaled_profile(source, target):
             if c.get(key) and a.get(by):
                 target_value = b.get(by, b.get("ns_per_byte")) if by == "ns_per_byte_beyond_l2" else b[by]
                 c[key] = c[key] * target_value / a[by]
-    if "l2_bytes" in target:
-        out["l2_bytes"] = target["l2_bytes"]
+    for key in ("l2_bytes", "l2_cache_bytes"):
+        if key in target:
+            out[key] = target[key]
     out["device"] = f"{source['device']} rescaled to {target['device']}"
     return out
 

@@ -228,8 +228,9 @@ void time_node_switches(const calibrate_options& o, inputs::stream& draws, devic
 namespace {
 // The table of the fitted classes, one line each.
 void print_classes(const device_profile& p, const std::string& out) {
-  std::printf("knee (L2) %lld bytes; MMU shapes %zu; node switch points %zu\n", static_cast<long long>(p.l2_bytes),
-              p.mmu_shapes.size(), p.node_switches.size());
+  std::printf("knee %lld bytes (fitted; L2 %lld bytes); MMU shapes %zu; node switch points %zu\n",
+              static_cast<long long>(p.l2_bytes), static_cast<long long>(p.l2_cache_bytes), p.mmu_shapes.size(),
+              p.node_switches.size());
   std::printf("%-25s %12s %14s %14s %6s %14s %10s %10s %6s %10s\n", "class", "latency_us", "bandwidth_GB/s", "past_knee_GB/s",
               "knee", "rate_Gop/s", "resid_med", "resid_max", "points", "host_us");
   for (const auto& [cls, m] : p.classes)
@@ -245,7 +246,7 @@ void print_classes(const device_profile& p, const std::string& out) {
 int command_calibrate(const calibrate_options& o) {
   if (!o.refit.empty()) {  // fit again on the stored single-instruction timings, no device needed
     device_profile p = read_profile(o.refit);
-    if (o.l2_bytes >= 0) p.l2_bytes = o.l2_bytes;
+    if (o.l2_bytes >= 0) p.l2_cache_bytes = p.l2_bytes = o.l2_bytes;
     fit_profile(p, p.points);
     write_profile(o.out, p);
     print_classes(p, o.out);
@@ -258,7 +259,7 @@ int command_calibrate(const calibrate_options& o) {
   const bool chained = o.executor == "graph", interleaved = o.interleaved && !chained;
   p.context = chained ? "graph" : interleaved ? "interleaved" : "back-to-back";
   p.sm_clock_mhz = o.sm_clock_mhz, p.memory_clock_mhz = o.memory_clock_mhz;
-  p.l2_bytes = std::max<std::int64_t>(o.l2_bytes, 0);
+  p.l2_cache_bytes = p.l2_bytes = std::max<std::int64_t>(o.l2_bytes, 0);
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));

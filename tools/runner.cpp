@@ -171,10 +171,8 @@ run_report run_once(const run_options& o) {
   if (profile) {
     r.predicted_time = predict_time(*profile, m.costs().records());
     r.profile_device = escaped(profile->device);  // a name from a file: shown as \xNN where not printable
-    for (const auto& rec : r.instructions) {
-      r.instruction_classes.push_back(instruction_class(rec));
-      r.instruction_predicted_ns.push_back(predict_record_ns(*profile, rec));
-    }
+    for (const auto& rec : r.instructions) r.instruction_classes.push_back(instruction_class(rec));
+    r.instruction_predicted_ns = predict_record_times(*profile, r.instructions);
   }
   if (o.trace) r.trace = m.costs().records();
   if (o.strict_pricing) r.strict = strict_pricing(m.costs().records());

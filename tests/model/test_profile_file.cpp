@@ -21,7 +21,8 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   p.sm_clock_mhz = 1980;
   p.classes["stream"].host_ns = 2500;
   p.points.push_back({"stream", "add", 256, 16, 6144, 0, 4000, 4072, 2600});
-  p.l2_bytes = 52428800;
+  p.l2_bytes = 52428800 / 16 * 5;
+  p.l2_cache_bytes = 52428800;
   p.classes["stream"].ns_per_byte_beyond_l2 = 0.75;
   p.classes["gather"].step_at_knee = true;
   const auto path = temp_path("mmvram_test_profile.json");
@@ -29,7 +30,8 @@ TEST_CASE("a profile survives a write and a read; bad files are one clear error"
   const auto q = mmv::read_profile(path);
   CHECK(q.device == p.device);
   CHECK(q.sm_clock_mhz == 1980);
-  CHECK(q.l2_bytes == 52428800);
+  CHECK(q.l2_bytes == 52428800 / 16 * 5);
+  CHECK(q.l2_cache_bytes == 52428800);
   CHECK(q.classes.at("stream").ns_per_byte_beyond_l2 == 0.75);
   CHECK(!q.classes.at("stream").step_at_knee);
   CHECK(q.classes.at("gather").ns_per_byte_beyond_l2 == 0);
@@ -231,6 +233,7 @@ TEST_CASE("a profile without a knee reads and predicts as one bandwidth; the kne
   // The knee at 2^15 bytes: the rest at 1 ns per byte (by hand: 1000 + 8192 + 65536 = 74728).
   const auto knee = mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"ns_per_byte_beyond_l2\": 1"), "knee.json");
   CHECK(knee.l2_bytes == 32768);
+  CHECK(knee.l2_cache_bytes == 32768);  // written before the knee was fitted: the knee was the L2
   CHECK(mmv::predict_record_ns(knee, r) == 74728);
   // The same knee as a step: every byte at 1 ns per byte once past it (1000 + 98304).
   const auto step = mmv::parse_profile(text(", \"l2_bytes\": 32768", ", \"ns_per_byte_beyond_l2\": 1, \"knee\": \"step\""),

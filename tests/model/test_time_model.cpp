@@ -331,3 +331,32 @@ TEST_CASE("a record across the knee is priced at both bandwidths; without a knee
   p.l2_bytes = 384;  // at the knee: all bytes below it
   CHECK(mmv::predict_record_ns(p, r[1]) == Approx(0.5 * 384));
 }
+
+TEST_CASE("fit_profile finds the knee in sixteenths of the L2, and a refit keeps it", "[time]") {
+  const std::int64_t cache = 16 << 20;
+  for (const std::int64_t j : {4, 7, 11, 16}) {
+    const double knee = static_cast<double>(cache / 16 * j);
+    mmv::device_profile p;
+    p.l2_bytes = cache;  // as calibrate sets it: the device's L2, before the fit
+    std::vector<mmv::training_point> pts;
+    std::vector<double> sizes{1 << 14, 1 << 18, 1 << 20, 1.5 * cache, 2.0 * cache};
+    for (int k = 1; k <= 16; ++k)  // just below and just above every candidate: only the true one fits exactly
+      sizes.push_back(0.98 * static_cast<double>(cache / 16 * k)), sizes.push_back(1.02 * static_cast<double>(cache / 16 * k));
+    for (const double b : sizes) {
+      const double words = b / 24;
+      const double ns = 3000 + (b > knee ? 0.0004 * b : 0.0002 * b);  // a step at the knee
+      pts.push_back({"stream", "add", static_cast<std::int64_t>(words), 16, b, 0, ns, 0, 0});
+    }
+    mmv::fit_profile(p, pts);
+    CAPTURE(j);
+    CHECK(p.l2_bytes == cache / 16 * j);
+    CHECK(p.l2_cache_bytes == cache);
+    CHECK(p.classes.at("stream").step_at_knee);
+    CHECK(p.classes.at("stream").residual_max < 1e-9);
+    mmv::fit_profile(p, p.points);  // a refit tries the same candidates: the same knee
+    CHECK(p.l2_bytes == cache / 16 * j);
+  }
+  mmv::device_profile none;  // no L2: no knee
+  mmv::fit_profile(none, {{"stream", "add", 4096, 16, 98304, 0, 5000, 0, 0}});
+  CHECK(none.l2_bytes == 0);
+}

@@ -142,13 +142,29 @@ void fit_profile(device_profile& p, std::vector<training_point> points) {
                         ") has no usable time: measured_ns must be a finite number > 0");
     by_class[t.cls].push_back(&t);
   }
-  p.classes.clear();
+  // Every class fitted at the knee `knee`: the classes and their summed squared residuals.
+  const auto fit_all = [&](double knee) {
+    std::pair<std::map<std::string, class_time_model>, double> fitted{{}, 0.0};
+    for (auto& [cls, pts] : by_class) {
+      std::vector<double> bytes, work, ns;
+      for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
+      const std::string base = cls.starts_with(concurrent_class_prefix) ? cls.substr(concurrent_class_prefix.size()) : cls;
+      const bool use_work = base == "revspec" || base == "block-prefix" || base.rfind("mmu", 0) == 0;
+      fitted.first[cls] = fit_class(bytes, work, ns, use_work, knee);
+      fitted.second += squared_residuals(fitted.first[cls], bytes, work, ns, knee);
+    }
+    return fitted;
+  };
+  if (p.l2_cache_bytes <= 0) p.l2_cache_bytes = p.l2_bytes;
+  p.l2_bytes = p.l2_cache_bytes;
+  auto best = fit_all(static_cast<double>(p.l2_bytes));
+  for (std::int64_t j = 15; j >= 4 && p.l2_cache_bytes > 0; --j) {
+    const std::int64_t knee = p.l2_cache_bytes / 16 * j;
+    auto tried = fit_all(static_cast<double>(knee));
+    if (tried.second < best.second) best = std::move(tried), p.l2_bytes = knee;
+  }
+  p.classes = std::move(best.first);
   for (auto& [cls, pts] : by_class) {
-    std::vector<double> bytes, work, ns;
-    for (const auto* t : pts) bytes.push_back(t->bytes), work.push_back(t->work), ns.push_back(t->measured_ns);
-    const std::string base = cls.starts_with(concurrent_class_prefix) ? cls.substr(concurrent_class_prefix.size()) : cls;
-    const bool use_work = base == "revspec" || base == "block-prefix" || base.rfind("mmu", 0) == 0;
-    p.classes[cls] = fit_class(bytes, work, ns, use_work, static_cast<double>(p.l2_bytes));
     std::vector<double> host;
     for (const auto* t : pts)
       if (t->host_ns > 0) host.push_back(t->host_ns);

@@ -190,6 +190,8 @@ device_profile parse_profile(const std::string& bytes, const std::string& path) 
   p.sm_clock_mhz = non_negative(top, "sm_clock_mhz", path);
   p.memory_clock_mhz = non_negative(top, "memory_clock_mhz", path);
   if (top.contains("l2_bytes")) p.l2_bytes = count(top, "l2_bytes", path, 0, std::int64_t{1} << 50);  // 0 or absent: no knee
+  p.l2_cache_bytes = top.contains("l2_cache_bytes") ? count(top, "l2_cache_bytes", path, 0, std::int64_t{1} << 50) : 0;
+  if (p.l2_cache_bytes == 0) p.l2_cache_bytes = p.l2_bytes;  // older profiles: the knee was the L2's size
   p.bytes_per_word = static_cast<int>(count(top, "bytes_per_word", path, 1, 16));
   const json& classes = member(top, "classes", path);
   if (!classes.is_object()) fail(path, "'classes' must be an object");
@@ -240,6 +242,7 @@ std::string profile_json(const device_profile& p) {
                        {"sm_clock_mhz", finite(p.sm_clock_mhz)},
                        {"memory_clock_mhz", finite(p.memory_clock_mhz)},
                        {"l2_bytes", p.l2_bytes},
+                       {"l2_cache_bytes", p.l2_cache_bytes},
                        {"bytes_per_word", p.bytes_per_word},
                        {"classes", classes},
                        {"node_switches", switches},

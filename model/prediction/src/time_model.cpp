@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <list>
 #include <optional>
 #include <utility>
 
@@ -117,11 +118,13 @@ priced_class class_model(const device_profile& p, const instruction_record& r, c
   throw model_error("device profile has no model for instruction class '" + prefix + c + "' (op " + r.op + ")");
 }
 
-// A record's time by its priced class, without (`with_latency` false) or with the class latency.
-double priced_ns(const device_profile& p, const priced_class& c, const instruction_record& r, bool with_latency = true) {
+// A record's time by its priced class, without (`with_latency` false) or with the class latency,
+// `far` of its bytes read from past the L2.
+double priced_ns(const device_profile& p, const priced_class& c, const instruction_record& r, bool with_latency = true,
+                 double far = 0) {
   if (!c.model) return 0;
   const class_time_model& m = *c.model;
-  const double terms = m.bytes_ns(record_bytes(r, p.bytes_per_word), static_cast<double>(p.l2_bytes)) +
+  const double terms = m.bytes_ns(record_bytes(r, p.bytes_per_word), static_cast<double>(p.l2_bytes), far) +
                        m.ns_per_op * class_work(r) * c.work_scale;
   return (with_latency ? m.latency_ns : 0) + c.shape * terms;
 }
@@ -133,10 +136,10 @@ bool has_concurrent_classes(const device_profile& p) {
 
 // A record's time when it overlaps others on the dag executor (its concurrent class), with the
 // check of a real VCU result priced as a concurrent stream read of it.
-double concurrent_ns(const device_profile& p, const instruction_record& r) {
+double concurrent_ns(const device_profile& p, const instruction_record& r, double far) {
   const priced_class c = class_model(p, r, concurrent_class_prefix);
   if (!c.model) return 0;
-  double t = priced_ns(p, c, r);
+  double t = priced_ns(p, c, r, true, far);
   if (r.real_output && r.where != unit::mmu) {
     const auto it = p.classes.find(concurrent_class_prefix + "stream");
     if (it == p.classes.end()) throw model_error("device profile has concurrent classes but no 'concurrent:stream'");
@@ -149,10 +152,57 @@ double concurrent_ns(const device_profile& p, const instruction_record& r) {
 
 double predict_record_ns(const device_profile& p, const instruction_record& r) { return priced_ns(p, class_model(p, r), r); }
 
+std::vector<double> far_read_bytes(const device_profile& p, const std::vector<instruction_record>& records) {
+  std::vector<double> far(records.size(), 0.0);
+  const double l2 = static_cast<double>(p.l2_bytes);
+  if (l2 <= 0) return far;
+  const auto bytes_of = [&](std::size_t j) {
+    return static_cast<double>(p.bytes_per_word) * static_cast<double>(records[j].price.words_written);
+  };
+  std::list<std::size_t> recent;  // the arrays by the record that wrote them, most recently touched first
+  std::vector<std::list<std::size_t>::iterator> place(records.size(), recent.end());
+  const auto touch = [&](std::size_t j) {
+    if (place[j] != recent.end()) recent.erase(place[j]);
+    recent.push_front(j);
+    place[j] = recent.begin();
+  };
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    std::vector<std::size_t> operands;
+    for (const auto in : records[i].inputs)
+      if (in >= 0 && static_cast<std::size_t>(in) < i) operands.push_back(static_cast<std::size_t>(in));
+    std::sort(operands.begin(), operands.end());
+    operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
+    double all = 0, evicted = 0;
+    for (const auto j : operands) {
+      const double b = bytes_of(j);
+      if (b <= 0) continue;
+      double between = 0;  // bytes touched since j was (stops once past the L2: then all of j is gone)
+      for (auto it = recent.begin(); it != recent.end() && *it != j && between < l2; ++it) between += bytes_of(*it);
+      all += b;
+      evicted += b * std::clamp((between + b - l2) / b, 0.0, 1.0);
+    }
+    if (all > 0)
+      far[i] = static_cast<double>(p.bytes_per_word) * static_cast<double>(records[i].price.words_read) * (evicted / all);
+    for (const auto j : operands) touch(j);
+    touch(i);
+  }
+  return far;
+}
+
+std::vector<double> predict_record_times(const device_profile& p, const std::vector<instruction_record>& records) {
+  const std::vector<double> far = far_read_bytes(p, records);
+  std::vector<double> t(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) t[i] = priced_ns(p, class_model(p, records[i]), records[i], true, far[i]);
+  return t;
+}
+
 namespace {
 // The part of a record's predicted time that the memory system and the units are busy with
-// (bytes and work at the class's rates, without its latency): what concurrent records share.
-double throughput_ns(const device_profile& p, const instruction_record& r) { return priced_ns(p, class_model(p, r), r, false); }
+// (bytes and work at the class's rates, without its latency, `far` bytes read from past the L2):
+// what concurrent records share.
+double throughput_ns(const device_profile& p, const instruction_record& r, double far) {
+  return priced_ns(p, class_model(p, r), r, false, far);
+}
 
 // The host issue time of a record's class (0 for loads and uncalibrated classes).
 double issue_ns(const device_profile& p, const instruction_record& r) {
@@ -186,16 +236,17 @@ time_prediction predict_time(const device_profile& p, const std::vector<instruct
   std::vector<double> finish(records.size(), 0.0);
   double host_clock = 0, check_clock = 0, shared = 0, concurrent = 0;
   const bool floor_by_concurrent = has_concurrent_classes(p);
+  const std::vector<double> far = far_read_bytes(p, records);
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const double own = predict_record_ns(p, records[i]);
+    const double own = priced_ns(p, class_model(p, records[i]), records[i], true, far[i]);
     const auto [check, check_issue] = check_ns(p, records[i]);
     double ready = 0;
     for (const auto in : records[i].inputs)
       if (in >= 0 && static_cast<std::size_t>(in) < i) ready = std::max(ready, finish[static_cast<std::size_t>(in)]);
     finish[i] = ready + own;
     t.serial_ns += own + check;
-    shared += throughput_ns(p, records[i]) + check_throughput_ns(p, check);
-    if (floor_by_concurrent) concurrent += concurrent_ns(p, records[i]);
+    shared += throughput_ns(p, records[i], far[i]) + check_throughput_ns(p, check);
+    if (floor_by_concurrent) concurrent += concurrent_ns(p, records[i], far[i]);
     // The checks run in program order on a queue of their own, each after its result.
     if (check > 0) check_clock = std::max(check_clock, finish[i]) + check;
     t.dag_ns = std::max({t.dag_ns, finish[i], check_clock});

@@ -18,9 +18,12 @@ namespace mmv {
 class_time_model fit_class(const std::vector<double>& bytes, const std::vector<double>& work,
                            const std::vector<double>& ns, bool use_work, double l2_bytes);
 
-// Fits every class of `points` (fit_class at the knee p.l2_bytes; the work term for the MMU,
-// REVSPEC and the block prefixes) and sets each point's predicted_ns: the profile's classes and points. Throws
-// model_error for a point whose measured time is not a finite number > 0 (the fit divides by it).
+// Fits every class of `points` (fit_class; the work term for the MMU, REVSPEC and the block
+// prefixes) at one knee for all, p.l2_bytes, and sets each point's predicted_ns: the profile's
+// classes and points. With an L2 (p.l2_cache_bytes, else p.l2_bytes, > 0) the knee is chosen
+// among j/16 of it, j = 4..16: the one whose fits leave the smallest sum of squared relative
+// residuals over all points (the largest on a tie). Throws model_error for a point whose measured
+// time is not a finite number > 0 (the fit divides by it).
 void fit_profile(device_profile& p, std::vector<training_point> points);
 
 }  // namespace mmv

@@ -41,8 +41,12 @@ struct class_time_model {
   // step (an instruction that moves more than the L2 holds moves all its bytes at that rate).
   bool step_at_knee = false;
   // The byte term of `bytes` on a device whose knee is `l2_bytes` (0: none): ns_per_byte up to
-  // the knee, ns_per_byte_beyond_l2 past it (for every byte when step_at_knee).
-  double bytes_ns(double bytes, double l2_bytes) const {
+  // the knee, ns_per_byte_beyond_l2 past it (for every byte when step_at_knee). An instruction
+  // within the knee whose reads include `far_bytes` from past the L2 (operands evicted before
+  // their read: far_read_bytes) moves those at the slower of the two rates.
+  double bytes_ns(double bytes, double l2_bytes, double far_bytes = 0) const {
+    if (far_bytes > 0 && l2_bytes > 0 && bytes <= l2_bytes)
+      return ns_per_byte * (bytes - far_bytes) + std::max(ns_per_byte, ns_per_byte_beyond_l2) * far_bytes;
     if (step_at_knee && l2_bytes > 0 && bytes > l2_bytes) return ns_per_byte_beyond_l2 * bytes;
     const double below = l2_bytes > 0 ? std::min(bytes, l2_bytes) : bytes;
     return ns_per_byte * below + ns_per_byte_beyond_l2 * (bytes - below);
@@ -91,8 +95,13 @@ struct device_profile {
   // constants, whose serial and DAG predictions are those of the graph and dag executors).
   std::string context = "interleaved";
   double sm_clock_mhz = 0, memory_clock_mhz = 0;
-  // The knee of every class's byte term: the device's L2 size in bytes (0: no knee, one bandwidth).
+  // The knee of every class's byte term and the capacity the far bytes of a run are held against
+  // (far_read_bytes): the part of the L2 that keeps what was touched last, in bytes, fitted by
+  // fit_profile (0: no knee, one bandwidth, no far bytes).
   std::int64_t l2_bytes = 0;
+  // The device's L2 size (cudaDeviceProp::l2CacheSize), the largest knee fit_profile tries
+  // (0 or absent in a file: l2_bytes).
+  std::int64_t l2_cache_bytes = 0;
   int bytes_per_word = 8;
   std::map<std::string, class_time_model> classes;
   std::vector<training_point> points;  // the single-instruction timings it was fitted on
@@ -121,7 +130,8 @@ double record_bytes(const instruction_record& r, int bytes_per_word);
 // a multi-row product, where the profile's shape sweep holds s and s', takes that class's byte
 // term and its work term counted at s', both times mmu_shape_factor (else the class's terms at
 // its own bytes and work); a one-row product, on a profile without one-row classes, its format's
-// multi-row class unscaled. Throws model_error when the profile has no model for the record's class.
+// multi-row class unscaled; its operands read at the rate below the knee, as in its class's
+// calibration. Throws model_error when the profile has no model for the record's class.
 double predict_record_ns(const device_profile& p, const instruction_record& r);
 // How much slower per word than at the calibrated s' a multi-row product of `format` runs at s:
 // from the shape sweep, (t(s) - L) / m(s) over (t(s') - L) / m(s'), L the latency of the class
@@ -148,8 +158,19 @@ struct time_prediction {
   // issue times where the host is slower, serial_ns where the device is.
   double queued_ns = 0;
 };
-// Predicts a run's time from its records (ledger order; inputs point backwards). Throws
-// model_error when a time is not finite (constants so large that the sums overflow).
+// Bytes of each record's reads that come from past the L2 (0 for every record without a knee):
+// the arrays that the records write, touched by their writer and by each reader in ledger
+// order, held in an L2 of p.l2_bytes with least-recently-touched eviction. An operand of B bytes
+// read after D bytes of other arrays were touched since its last touch has the part
+// clamp((D + B - l2) / B, 0, 1) evicted; a record's far bytes are its words read times the
+// evicted share of its operands' bytes.
+std::vector<double> far_read_bytes(const device_profile& p, const std::vector<instruction_record>& records);
+// Each record's predicted time in its run: predict_record_ns with the record's far_read_bytes
+// at the slower rate (class_time_model::bytes_ns). Throws model_error as predict_record_ns.
+std::vector<double> predict_record_times(const device_profile& p, const std::vector<instruction_record>& records);
+// Predicts a run's time from its records (ledger order; inputs point backwards), each record
+// priced by predict_record_times. Throws model_error when a time is not finite (constants so
+// large that the sums overflow).
 time_prediction predict_time(const device_profile& p, const std::vector<instruction_record>& records);
 
 }  // namespace mmv
