@@ -130,7 +130,7 @@ def run_point(tool, point, algo, executor, profile, backend, repeat, has_executo
     if has_executor:
         args += ["--executor", executor]
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=mmvram_data.heldout_env())
     except subprocess.TimeoutExpired:
         row["error"] = f"timed out after {RUN_TIMEOUT_S} s"
         return row

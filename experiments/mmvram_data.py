@@ -172,6 +172,16 @@ EXECUTORS = {"in-order": {"predicted": "predicted_queued_ns", "profile": "profil
              "graph": {"predicted": "predicted_serial_ns", "profile": "profile_{gpu}_graph.json"},
              "dag": {"predicted": "predicted_dag_ns", "profile": "profile_{gpu}_graph.json"}}
 HELDOUT_MEASURED = "measured_span_ns"
+# The held-out range (n up to 2^27, s up to 128) reaches about 1.3e11 simulated operations (SCD at
+# n = 2^27, s = 128), past the tool's default work limit of 2^36, which guards interactive runs.
+HELDOUT_WORK_LIMIT = "2^39"
+
+
+def heldout_env():
+    """The environment of a tool run on a held-out point: this one, with the work limit raised to
+    HELDOUT_WORK_LIMIT where MMVRAM_WORK_LIMIT does not set one."""
+    import os
+    return dict(os.environ, MMVRAM_WORK_LIMIT=os.environ.get("MMVRAM_WORK_LIMIT", HELDOUT_WORK_LIMIT))
 
 
 def uses_mmu(entry):

@@ -190,7 +190,7 @@ def cross_predict(tool, rows, profiles, cache_path):
                     r["seed"], "--profile", str(path), "--format", "csv"]
             if r["algorithm"] in segmented and r.get("density") not in ("", None):
                 args += ["--density", r["density"]]
-            done = subprocess.run(args, capture_output=True, text=True)
+            done = subprocess.run(args, capture_output=True, text=True, env=mmvram_data.heldout_env())
             got = next(csv.DictReader(done.stdout.splitlines()), {})
             error = "" if done.returncode == 0 else done.stderr.strip()[-200:]
             if not error and got.get("steps") != r.get("steps"):

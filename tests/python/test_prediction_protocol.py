@@ -178,7 +178,7 @@ def test_draw():
 
 STUB = """#!/usr/bin/env python3
 # A stand-in mmvram for heldout.py: the registry, closed forms, help and one CSV row per run,
-# each run logged (algorithm n) to $STUB_LOG.
+# each run logged (algorithm n work-limit) to $STUB_LOG.
 import json, os, sys
 args = sys.argv[1:]
 if args[0] == "list":
@@ -194,7 +194,7 @@ elif args[0] == "run":
     n = args[args.index("--n") + 1]
     if args[1] != "hillis-steele-scan":
         with open(os.environ["STUB_LOG"], "a") as f:
-            f.write(f"{args[1]} {n}\\n")
+            f.write(f"{args[1]} {n} {os.environ.get('MMVRAM_WORK_LIMIT')}\\n")
     value = lambda flag: args[args.index(flag) + 1] if flag in args else ""
     print("algorithm,n,s,density,mode,seed,backend,error,measured_span_ns,predicted_serial_ns,"
           "predicted_dag_ns,predicted_queued_ns")
@@ -226,6 +226,8 @@ def test_resume():
         runs = 2 * len(heldout.mmvram_data.EXECUTORS)
         full = list(csv.DictReader(open(table)))
         check(len(full) == 3 * runs and log.read_text().count("\n") == 3 * runs, "resume: every run of the draw")
+        check(all(line.endswith(" 2^39") for line in log.read_text().splitlines()),
+              "draw: every run with the work limit raised to the held-out range's")
         finished = json.loads(man.read_text())
         check(run("--resume").returncode != 0, "resume: refused for a draw that finished")
         # Cut it: the first pair whole, two runs of the second, the manifest without its end.
