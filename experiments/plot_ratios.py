@@ -3,7 +3,7 @@
 Ratios (MMU algorithm / rival at the same n, density, mode and input) of the ledger's steps,
 depth, work and words moved (read + written), of the predicted time and of the measured time on
 each executor, from the heldout_<GPU>.csv of --heldout (the drawn pairs, experiments/heldout.py; run_all.sh
-passes the latest complete draws, experiments/results/heldout/draw_2012396/)
+passes the latest complete draws, experiments/results/heldout/draw_bce2c66/)
 and prediction_<GPU>.csv (the stored grid, in-order: each MMU row against the rival with the
 fewest steps among the registry's VCU-only candidates of its input at the same n, density and
 mode; needs --mmvram for the registry). The fused kernels: the `mmvram-gpu-bench/1` JSON's kernel

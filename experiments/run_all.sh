@@ -136,7 +136,7 @@ python3 "$root/experiments/plot_prediction.py" --out "$out" --results "$root/exp
 # The held-out points per executor, every point counted, and one GPU predicted from the other's
 # rescaled profile, from the latest complete draws (their profiles, runs and stored cross-device
 # predictions, crossdevice_*.csv, reused).
-heldout="$root/experiments/results/heldout/draw_2012396"
+heldout="$root/experiments/results/heldout/draw_bce2c66"
 python3 "$root/experiments/prediction_summary.py" --out "$out" --results "$heldout" --mmvram "$tool"
 # The mission's figure: each MMU algorithm over its VCU-only rival, model quantities and times, per GPU.
 python3 "$root/experiments/plot_ratios.py" --out "$out" --results "$root/experiments/results" --heldout "$heldout" --mmvram "$tool"
